@@ -1,0 +1,355 @@
+"""Card records, the bundled card set, and loading a user's card set (COMP.4–7, CARDS).
+
+The source lists no card's contents; the bundled set is this project's reconstruction with
+real composers and pieces (``musici/data/standard_cards.json``). A user's own set is a file
+of the same shape; :func:`load_cardset` validates it and names the file, card and field of
+the first problem it finds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import networkx as nx
+
+from musici.composers import ERAS, GROUPS, Composer, lineage_graph, lineage_pairs
+
+FORMAT = "musici-cards"
+FORMAT_VERSION = 1
+STYLES: tuple[str, ...] = ("authentic", "modern")
+PARTS: tuple[str, ...] = ("instrumental", "vocal")
+# COMP.4–7 counts a card set must hold.
+SCORE_COUNT = 30
+DISCOVERY_COUNT_PER_DECK = 10
+ORCHESTRA_COUNTS: Mapping[tuple[str, str], int] = MappingProxyType({
+    ("modern", "instrumental"): 10, ("modern", "vocal"): 10,
+    ("authentic", "instrumental"): 6, ("authentic", "vocal"): 6,
+})
+SPECIAL_NAMES: Mapping[str, str] = MappingProxyType({
+    "P1": "Guarneri violin", "P2": "Stradivari cello", "P3": "Modern piano virtuoso",
+    "P4": "Authentic harpsichord virtuoso", "P5": "Modern-music pioneer",
+    "P6": "Early-music reconstructor", "P7": "Journalist", "S1": "Auctioneer",
+    "S2": "Critic", "S3": "Tour guide", "S4": "Educator", "S5": "Financial advisor",
+    "S6": "Rumourmonger", "S7": "Collector", "S8": "Thief",
+})
+PERMANENT_SPECIALS = frozenset({"P1", "P2", "P3", "P4", "P5", "P6", "P7"})
+
+
+class CardSetError(ValueError):
+    """A card set file that is malformed; the message names file, card and field."""
+
+
+@dataclass(frozen=True, slots=True)
+class MusicCard:
+    """A score card or a discovery card (COMP.5, COMP.7).
+
+    ``authentic``/``modern`` are (instrumental, vocal) requirements in tens of musicians,
+    or ``None`` when the card cannot be played in that style.
+    """
+
+    id: str
+    kind: str  # "score" or "discovery"
+    composer: str
+    piece: str
+    era: str
+    fame: tuple[int, int, int]  # good, fair, poor (COMP.5 X/Y/Z)
+    income: int
+    authentic: tuple[int, int] | None
+    modern: tuple[int, int] | None
+    deck: str | None = None  # discovery cards: "authentic" or "modern" back (COMP.7)
+
+    def requirement(self, style: str) -> tuple[int, int]:
+        """RATE: the requirement for ``style``, or the other style's when the card lacks it."""
+        own = self.authentic if style == "authentic" else self.modern
+        if own is not None:
+            return own
+        other = self.modern if style == "authentic" else self.authentic
+        assert other is not None
+        return other
+
+    def has_style(self, style: str) -> bool:
+        return (self.authentic if style == "authentic" else self.modern) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class OrchestraCard:
+    """Ten musicians of one style and part (COMP.6)."""
+
+    id: str
+    name: str
+    style: str  # "authentic" or "modern"
+    part: str  # "instrumental" or "vocal"
+
+    @property
+    def salary(self) -> int:
+        # P4.HIRE.3: 50 G a month modern, 100 G authentic.
+        return 100 if self.style == "authentic" else 50
+
+    @property
+    def price(self) -> int:
+        # P4.HIRE.1: 100 G modern, 150 G authentic.
+        return 150 if self.style == "authentic" else 100
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialCard:
+    id: str
+    name: str
+
+    @property
+    def permanent(self) -> bool:
+        return self.id in PERMANENT_SPECIALS
+
+
+@dataclass(frozen=True)
+class CardSet:
+    """A validated card set with its composer table and lineage graph."""
+
+    name: str
+    composers: Mapping[str, Composer]
+    music: Mapping[str, MusicCard]
+    orchestras: Mapping[str, OrchestraCard]
+    specials: Mapping[str, SpecialCard]
+    fingerprint: str
+    source: str = "<memory>"
+    _pairs: dict[bool, frozenset[tuple[str, str]]] = field(default_factory=dict, repr=False)
+
+    @property
+    def scores(self) -> tuple[MusicCard, ...]:
+        return tuple(c for c in self.music.values() if c.kind == "score")
+
+    @property
+    def discoveries(self) -> tuple[MusicCard, ...]:
+        return tuple(c for c in self.music.values() if c.kind == "discovery")
+
+    def lineage_graph(self) -> nx.DiGraph:
+        return lineage_graph(self.composers.values())
+
+    def in_lineage(self, a: str, b: str, *, any_depth: bool = True) -> bool:
+        """RESTORE.2: whether composers ``a`` and ``b`` stand in one teaching lineage."""
+        pairs = self._pairs.get(any_depth)
+        if pairs is None:
+            pairs = lineage_pairs(self.lineage_graph(), any_depth=any_depth)
+            self._pairs[any_depth] = pairs
+        return (a, b) in pairs
+
+    def composer_of(self, card_id: str) -> Composer:
+        return self.composers[self.music[card_id].composer]
+
+
+def _fail(source: str, where: str, message: str) -> CardSetError:
+    return CardSetError(f"{source}: {where}: {message}")
+
+
+def _field(source: str, where: str, record: Any, name: str, kind: type | tuple[type, ...]) -> Any:
+    if not isinstance(record, dict):
+        raise _fail(source, where, f"expected an object, got {type(record).__name__}")
+    if name not in record:
+        raise _fail(source, where, f"missing field {name!r}")
+    value = record[name]
+    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
+        expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise _fail(source, where, f"field {name!r} must be {expected}, got {value!r}")
+    return value
+
+
+def _small_int(source: str, where: str, name: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(source, where, f"field {name!r} must be an integer, got {value!r}")
+    if not lo <= value <= hi:
+        raise _fail(source, where, f"field {name!r} must be between {lo} and {hi}, got {value}")
+    return value
+
+
+def _requirement(source: str, where: str, record: dict, name: str) -> tuple[int, int] | None:
+    if name not in record:
+        raise _fail(source, where, f"missing field {name!r} (a [instrumental, vocal] pair or null)")
+    value = record[name]
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 2:
+        raise _fail(source, where, f"field {name!r} must be [instrumental, vocal] or null")
+    pair = tuple(_small_int(source, where, name, v, 0, 10) for v in value)
+    if pair == (0, 0):
+        raise _fail(source, where, f"field {name!r} requires no musicians; use null instead")
+    return pair  # type: ignore[return-value]
+
+
+def _music_card(source: str, index: int, record: Any, kind: str,
+                composers: Mapping[str, Composer]) -> MusicCard:
+    section = "scores" if kind == "score" else "discoveries"
+    where = f"{section}[{index}]"
+    card_id = _field(source, where, record, "id", str)
+    where = f"{kind} card {card_id!r}"
+    composer = _field(source, where, record, "composer", str)
+    if composer not in composers:
+        raise _fail(source, where, f"field 'composer': unknown composer {composer!r}")
+    piece = _field(source, where, record, "piece", str)
+    era = _field(source, where, record, "era", str)
+    if era not in ERAS:
+        raise _fail(source, where, f"field 'era' must be one of {', '.join(ERAS)}, got {era!r}")
+    fame = _field(source, where, record, "fame", list)
+    if len(fame) != 3:
+        raise _fail(source, where, "field 'fame' must be [good, fair, poor]")
+    good, fair, poor = (_small_int(source, where, "fame", v, -20, 50) for v in fame)
+    if not good >= fair >= poor:
+        raise _fail(source, where, "field 'fame' must satisfy good >= fair >= poor")
+    income = _small_int(source, where, "income", record.get("income"), 0, 10_000)
+    if income % 5:
+        raise _fail(source, where, f"field 'income' must be a multiple of 5 G (COMP.8), got {income}")
+    authentic = _requirement(source, where, record, "authentic")
+    modern = _requirement(source, where, record, "modern")
+    if authentic is None and modern is None:
+        raise _fail(source, where, "fields 'authentic' and 'modern' cannot both be null")
+    deck = None
+    if kind == "discovery":
+        deck = _field(source, where, record, "deck", str)
+        if deck not in STYLES:
+            raise _fail(source, where, f"field 'deck' must be authentic or modern, got {deck!r}")
+    return MusicCard(card_id, kind, composer, piece, era, (good, fair, poor), income,
+                     authentic, modern, deck)
+
+
+def _composer(source: str, index: int, record: Any) -> Composer:
+    cid = _field(source, f"composers[{index}]", record, "id", str)
+    where = f"composer {cid!r}"
+    group = _field(source, where, record, "group", str)
+    if group not in GROUPS:
+        raise _fail(source, where, f"field 'group' must be one of {', '.join(GROUPS)}, got {group!r}")
+    era = _field(source, where, record, "era", str)
+    if era not in ERAS:
+        raise _fail(source, where, f"field 'era' must be one of {', '.join(ERAS)}, got {era!r}")
+    teachers = _field(source, where, record, "teachers", list)
+    if not all(isinstance(t, str) for t in teachers):
+        raise _fail(source, where, "field 'teachers' must be a list of composer ids")
+    return Composer(
+        cid, _field(source, where, record, "name", str),
+        _field(source, where, record, "nationality", str), group, era,
+        _small_int(source, where, "born", record.get("born"), 0, 3000),
+        _small_int(source, where, "died", record.get("died"), 0, 3000),
+        tuple(teachers),
+    )
+
+
+def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
+    """Validate parsed card-set data (the JSON document) and build a :class:`CardSet`."""
+    if not isinstance(data, dict):
+        raise _fail(source, "document", "expected a JSON object at the top level")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise _fail(source, "document", f"field 'format' must be {FORMAT!r}, got {fmt!r}")
+    if data.get("version") != FORMAT_VERSION:
+        raise _fail(source, "document",
+                    f"field 'version' must be {FORMAT_VERSION}, got {data.get('version')!r}")
+    name = _field(source, "document", data, "name", str)
+
+    composers: dict[str, Composer] = {}
+    for i, record in enumerate(_field(source, "document", data, "composers", list)):
+        composer = _composer(source, i, record)
+        if composer.id in composers:
+            raise _fail(source, f"composer {composer.id!r}", "duplicate composer id")
+        composers[composer.id] = composer
+    for composer in composers.values():
+        for teacher in composer.teachers:
+            if teacher not in composers:
+                raise _fail(source, f"composer {composer.id!r}",
+                            f"field 'teachers': unknown composer {teacher!r}")
+    graph = lineage_graph(composers.values())
+    if not nx.is_directed_acyclic_graph(graph):
+        cycle = " -> ".join(a for a, _ in nx.find_cycle(graph))
+        raise _fail(source, "composers", f"teacher links form a cycle: {cycle}")
+
+    music: dict[str, MusicCard] = {}
+    for kind, section in (("score", "scores"), ("discovery", "discoveries")):
+        for i, record in enumerate(_field(source, "document", data, section, list)):
+            card = _music_card(source, i, record, kind, composers)
+            if card.id in music:
+                raise _fail(source, f"{kind} card {card.id!r}", "duplicate card id")
+            music[card.id] = card
+    n_scores = sum(1 for c in music.values() if c.kind == "score")
+    if n_scores != SCORE_COUNT:
+        raise _fail(source, "scores", f"expected {SCORE_COUNT} score cards (COMP.5), got {n_scores}")
+    for deck in STYLES:
+        n = sum(1 for c in music.values() if c.deck == deck)
+        if n != DISCOVERY_COUNT_PER_DECK:
+            raise _fail(source, "discoveries",
+                        f"expected {DISCOVERY_COUNT_PER_DECK} discovery cards with a {deck} "
+                        f"back (COMP.7), got {n}")
+
+    orchestras: dict[str, OrchestraCard] = {}
+    for i, record in enumerate(_field(source, "document", data, "orchestras", list)):
+        oid = _field(source, f"orchestras[{i}]", record, "id", str)
+        where = f"orchestra {oid!r}"
+        style = _field(source, where, record, "style", str)
+        part = _field(source, where, record, "part", str)
+        if style not in STYLES:
+            raise _fail(source, where, f"field 'style' must be authentic or modern, got {style!r}")
+        if part not in PARTS:
+            raise _fail(source, where, f"field 'part' must be instrumental or vocal, got {part!r}")
+        if oid in orchestras or oid in music:
+            raise _fail(source, where, "duplicate card id")
+        orchestras[oid] = OrchestraCard(oid, _field(source, where, record, "name", str), style, part)
+    for (style, part), expected in ORCHESTRA_COUNTS.items():
+        n = sum(1 for o in orchestras.values() if o.style == style and o.part == part)
+        if n != expected:
+            raise _fail(source, "orchestras",
+                        f"expected {expected} {style} {part} orchestras (COMP.6), got {n}")
+
+    specials: dict[str, SpecialCard] = {}
+    for i, record in enumerate(_field(source, "document", data, "specials", list)):
+        sid = _field(source, f"specials[{i}]", record, "id", str)
+        if sid not in SPECIAL_NAMES:
+            raise _fail(source, f"special card {sid!r}",
+                        f"field 'id' must be one of {', '.join(SPECIAL_NAMES)}")
+        if sid in specials:
+            raise _fail(source, f"special card {sid!r}", "duplicate card id")
+        specials[sid] = SpecialCard(sid, _field(source, f"special card {sid!r}", record, "name", str))
+    if len(specials) != len(SPECIAL_NAMES):
+        missing = ", ".join(s for s in SPECIAL_NAMES if s not in specials)
+        raise _fail(source, "specials", f"expected all 15 special cards (COMP.4); missing {missing}")
+
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    fingerprint = hashlib.sha256(canonical.encode()).hexdigest()
+    return CardSet(
+        name, MappingProxyType(composers), MappingProxyType(music),
+        MappingProxyType(orchestras), MappingProxyType(specials), fingerprint, source,
+    )
+
+
+def load_cardset(path: str | Path) -> CardSet:
+    """Load and validate a card set file (JSON, the shape of the bundled set)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CardSetError(f"{path}: cannot read card set file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise CardSetError(f"{path}: card set file is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CardSetError(
+            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    return cardset_from_data(data, str(path))
+
+
+@cache
+def standard_cardset() -> CardSet:
+    """The bundled card set."""
+    text = resources.files("musici").joinpath("data/standard_cards.json").read_text("utf-8")
+    return cardset_from_data(json.loads(text), "musici/data/standard_cards.json")
+
+
+def standard_cardset_data() -> dict[str, Any]:
+    """A fresh copy of the bundled set's JSON document, to edit into a variant."""
+    text = resources.files("musici").joinpath("data/standard_cards.json").read_text("utf-8")
+    return json.loads(text)

@@ -1,0 +1,144 @@
+"""Decisions: every choice of any player, with its legal answers (DESIGN principle 2).
+
+A decision has one of three answer spaces:
+
+* ``choice``: one of ``options`` (a tuple of strings or tuples of strings);
+* ``amount``: an integer from ``lo`` to ``hi`` in steps of ``step`` (a media bid, a price);
+* ``subset``: a tuple of ``items`` (an item may repeat up to its ``limits`` entry), of size
+  ``min_size``..``max_size``, all of one ``groups`` value when groups are given, with a total
+  of ``costs`` at most ``budget``, and, when ``maximal``, leaving nothing affordable out.
+
+Validation and random sampling depend only on the decision, so every strategy (a bot, a
+widget, a replay) answers through the same door.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+Answer = Any  # str | int | tuple[str, ...]
+
+
+class IllegalAnswer(ValueError):
+    """An answer that is not legal for the pending decision; the game is left unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One pending choice: who decides, what kind, and which answers are legal."""
+
+    player: int
+    kind: str
+    rule: str
+    space: str = "choice"
+    options: tuple[Any, ...] = ()
+    lo: int = 0
+    hi: int = 0
+    step: int = 1
+    items: tuple[str, ...] = ()
+    costs: tuple[int, ...] = ()
+    groups: tuple[str, ...] = ()
+    limits: tuple[int, ...] = ()
+    budget: int | None = None
+    min_size: int = 0
+    max_size: int = 0
+    maximal: bool = False
+    info: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def describe_legal(self) -> str:
+        """The legal answers in words, for error messages and teaching."""
+        if self.space == "choice":
+            return "one of " + ", ".join(repr(o) for o in self.options)
+        if self.space == "amount":
+            return f"an integer from {self.lo} to {self.hi} in steps of {self.step}"
+        parts = [f"a tuple of {self.min_size} to {self.max_size} of {list(self.items)!r}"]
+        if self.limits and max(self.limits) > 1:
+            parts.append(f"each at most {dict(zip(self.items, self.limits, strict=True))} times")
+        if self.groups:
+            parts.append("all of one style")
+        if self.budget is not None:
+            parts.append(f"costing at most {self.budget} G in all "
+                         f"({dict(zip(self.items, self.costs, strict=True))})")
+        if self.maximal:
+            parts.append("leaving out nothing that could still be paid")
+        return ", ".join(parts)
+
+    def normalize(self, answer: Answer) -> Answer:
+        """The canonical form of a legal ``answer``; raises :class:`IllegalAnswer` otherwise."""
+        if self.space == "choice":
+            if isinstance(answer, list):
+                answer = tuple(answer)
+            try:
+                if answer in self.options:
+                    return answer
+            except TypeError:  # unhashable junk
+                pass
+            raise IllegalAnswer(f"{answer!r} is not legal")
+        if self.space == "amount":
+            if isinstance(answer, bool) or not isinstance(answer, int):
+                raise IllegalAnswer(f"{answer!r} is not an integer")
+            if not self.lo <= answer <= self.hi or (answer - self.lo) % self.step:
+                raise IllegalAnswer(f"{answer!r} is out of range")
+            return answer
+        return self._normalize_subset(answer)
+
+    def _normalize_subset(self, answer: Answer) -> tuple[str, ...]:
+        if isinstance(answer, str) or not isinstance(answer, (tuple, list)):
+            raise IllegalAnswer(f"{answer!r} is not a tuple of item names")
+        index = {item: i for i, item in enumerate(self.items)}
+        counts = [0] * len(self.items)
+        for item in answer:
+            i = index.get(item) if isinstance(item, str) else None
+            if i is None:
+                raise IllegalAnswer(f"{item!r} is not one of the items")
+            counts[i] += 1
+            limit = self.limits[i] if self.limits else 1
+            if counts[i] > limit:
+                raise IllegalAnswer(f"{item!r} chosen more than {limit} time(s)")
+        size = len(answer)
+        if not self.min_size <= size <= self.max_size:
+            raise IllegalAnswer(f"{size} items chosen")
+        if self.groups:
+            chosen_groups = {self.groups[i] for i, n in enumerate(counts) if n}
+            if len(chosen_groups) > 1:
+                raise IllegalAnswer(f"mixes {sorted(chosen_groups)}")
+        if self.budget is not None:
+            total = sum(self.costs[i] * n for i, n in enumerate(counts))
+            if total > self.budget:
+                raise IllegalAnswer(f"costs {total} G, more than {self.budget} G")
+            if self.maximal:
+                left = self.budget - total
+                for i, n in enumerate(counts):
+                    limit = self.limits[i] if self.limits else 1
+                    if n < limit and self.costs[i] <= left:
+                        raise IllegalAnswer(f"{self.items[i]!r} could still be paid")
+        return tuple(item for i, item in enumerate(self.items) for _ in range(counts[i]))
+
+    def random_answer(self, rng: random.Random) -> Answer:
+        """A legal answer drawn with ``rng`` (choices uniformly, subsets by random greedy)."""
+        if self.space == "choice":
+            return self.options[rng.randrange(len(self.options))]
+        if self.space == "amount":
+            return self.lo + self.step * rng.randrange((self.hi - self.lo) // self.step + 1)
+        candidates = range(len(self.items))
+        if self.groups:
+            group = rng.choice(sorted(set(self.groups)))
+            candidates = [i for i in candidates if self.groups[i] == group]
+        pool = [i for i in candidates for _ in range(self.limits[i] if self.limits else 1)]
+        rng.shuffle(pool)
+        top = min(self.max_size, len(pool))
+        target = top if self.maximal else rng.randint(min(self.min_size, top), top)
+        counts = [0] * len(self.items)
+        total = 0
+        chosen = 0
+        for i in pool:
+            if chosen >= target:
+                break
+            cost = self.costs[i] if self.costs else 0
+            if self.budget is None or total + cost <= self.budget:
+                counts[i] += 1
+                total += cost
+                chosen += 1
+        return tuple(item for i, item in enumerate(self.items) for _ in range(counts[i]))

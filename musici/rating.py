@@ -1,0 +1,152 @@
+"""Concert rating, restoration and tour arithmetic as small pure functions (RATE, RESTORE,
+P3.TOUR). The engine calls these; teaching notebooks and tests call them directly."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from musici.cards import CardSet, MusicCard
+
+GOOD, FAIR, POOR = "good", "fair", "poor"
+LEVELS: tuple[str, ...] = (POOR, FAIR, GOOD)
+FAME_INDEX = {GOOD: 0, FAIR: 1, POOR: 2}  # COMP.5: X/Y/Z
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A concert's rating with the conditions that decided it (RATE ids)."""
+
+    level: str  # after the media upgrade
+    base_level: str  # before it
+    style: str  # the judged style
+    required: tuple[int, int]  # tens of (instrumental, vocal)
+    brought: tuple[int, int]
+    markers: int
+    reasons: tuple[str, ...]  # the RATE ids that hold, e.g. ("RATE.POOR.4", "RATE.FAIR.3")
+    media: bool
+
+
+def rate_concert(card: MusicCard, style: str, brought: tuple[int, int], markers: int, *,
+                 restored: bool = True, media: bool = False) -> Rating:
+    """RATE.POOR/FAIR/GOOD and RATE.MEDIA for ``card`` played by orchestras of ``style``.
+
+    ``brought`` counts tens of instrumentalists and singers (virtuosos included);
+    ``restored`` says whether RESTORE.1 found anything (only matters for discovery cards).
+    """
+    req = card.requirement(style)
+    matches = card.has_style(style)
+    need, have = req[0] + req[1], brought[0] + brought[1]
+    poor: list[str] = []
+    if not matches and have < need:
+        poor.append("RATE.POOR.1")
+    if matches and have <= need - 2:
+        poor.append("RATE.POOR.2")
+    if (req[0] > 0 and brought[0] == 0) or (req[1] > 0 and brought[1] == 0):
+        poor.append("RATE.POOR.3")
+    if markers >= 2:
+        poor.append("RATE.POOR.4")
+    if card.kind == "discovery" and not restored:
+        poor.append("RATE.POOR.5")
+    if poor:
+        base, reasons = POOR, poor
+    else:
+        fair: list[str] = []
+        if not matches:
+            fair.append("RATE.FAIR.1")
+        if matches and have == need - 1:
+            fair.append("RATE.FAIR.2")
+        if markers == 1:
+            fair.append("RATE.FAIR.3")
+        base, reasons = (FAIR, fair) if fair else (GOOD, ["RATE.GOOD"])
+    level = base
+    if media and base != GOOD:
+        level = LEVELS[LEVELS.index(base) + 1]
+    return Rating(level, base, style, req, brought, markers, tuple(reasons), media)
+
+
+def best_style_rating(card: MusicCard, orchestra_style: str, brought: tuple[int, int],
+                      markers: int, *, restored: bool, media: bool) -> Rating:
+    """RULING-STYLE=best-of-card: judge against whichever of the card's styles rates best."""
+    styles = [s for s in ("authentic", "modern") if card.has_style(s)]
+    if orchestra_style not in styles:
+        styles.append(orchestra_style)
+    ratings = [rate_concert(card, s, brought, markers, restored=restored, media=media)
+               for s in styles]
+    # Prefer the orchestras' own style on equal levels (the default reading).
+    ratings.sort(key=lambda r: (LEVELS.index(r.level), r.style == orchestra_style), reverse=True)
+    return ratings[0]
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreMatch:
+    """What one earlier played card (or a pioneer card) adds to a restoration (RESTORE.1)."""
+
+    card: str  # a card id, or "P5"/"P6" for the pioneer and the reconstructor
+    nationality_or_era: int  # 0 or 1
+    composer_or_lineage: int  # 0 or 1
+    why: tuple[str, ...]  # "nationality", "era", "same composer", "lineage"
+
+
+@dataclass(frozen=True, slots=True)
+class Restoration:
+    """What RESTORE.1 finds for one discovery card; :meth:`bonus` applies RESTORE.3."""
+
+    matches: tuple[RestoreMatch, ...]
+
+    @property
+    def found(self) -> bool:
+        """RESTORE.1 found anything (otherwise RATE.POOR.5)."""
+        return bool(self.matches)
+
+    def bonus(self, *, good: bool, lineage_only_needs_good: bool = False) -> int:
+        """RESTORE.3 RULING-RESTORE-GOOD: the bonus counts only on a good rating, or (the
+        alternative) only its same-composer/lineage part needs one. Before the RESTORE.4 cap."""
+        first = sum(m.nationality_or_era for m in self.matches)
+        second = sum(m.composer_or_lineage for m in self.matches)
+        if lineage_only_needs_good:
+            return first + (second if good else 0)
+        return first + second if good else 0
+
+
+def restoration(cards: CardSet, discovery: MusicCard, played: Sequence[str], *,
+                pioneer: bool = False, lineage_any_depth: bool = True) -> Restoration:
+    """RESTORE.1–2, RESTORE.5: the restoration of ``discovery`` by the player's ``played`` cards.
+
+    ``pioneer`` is whether the player owns the Modern-music pioneer (modern deck) or the
+    Early-music reconstructor (authentic deck) matching this card's back (SPECIAL.P5/P6).
+    """
+    me = cards.composers[discovery.composer]
+    matches: list[RestoreMatch] = []
+    for card_id in played:
+        other = cards.music[card_id]
+        them = cards.composers[other.composer]
+        why: list[str] = []
+        if them.nationality == me.nationality:
+            why.append("nationality")
+        if other.era == discovery.era:
+            why.append("era")
+        first = 1 if why else 0
+        second = 0
+        if other.composer == discovery.composer:
+            why.append("same composer")
+            second = 1
+        elif cards.in_lineage(other.composer, discovery.composer, any_depth=lineage_any_depth):
+            why.append("lineage")
+            second = 1
+        if first or second:
+            matches.append(RestoreMatch(card_id, first, second, tuple(why)))
+    if pioneer:
+        matches.append(RestoreMatch("P5" if discovery.deck == "modern" else "P6", 1, 0, ("era",)))
+    return Restoration(tuple(matches))
+
+
+def scale(amount: int, numerator: int, denominator: int, *, unit: int = 1,
+          away_from_zero: bool = False) -> int:
+    """P3.TOUR.4 RULING-ROUNDING: ``amount * numerator / denominator`` rounded to ``unit``
+    toward zero (default) or away from zero."""
+    sign = -1 if amount < 0 else 1
+    whole, rest = divmod(abs(amount) * numerator, denominator * unit)
+    if away_from_zero and rest:
+        whole += 1
+    return sign * whole * unit

@@ -1,0 +1,186 @@
+"""The rule set: every ruling of RULES.md as a named option with its default.
+
+A ruling is where the designer's draft is silent or ambiguous; RULES.md names each one
+(``RULING-*``) and states the default this project plays. Switching an option is how an
+analyst asks "what if the other reading were the rule?".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+
+class RuleOptionError(ValueError):
+    """An unknown rule option name or a value the option does not accept."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    doc: str
+
+
+_OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption(
+        "RULING-START-PLAYER", "random", ("random", "seat0"),
+        "SETUP.5: the first start player is drawn from the seeded generator, or is seat 0.",
+    ),
+    RuleOption(
+        "RULING-MONTHS", 12, tuple(range(1, 13)),
+        "MONTH.4: number of months played (12; 6 and 4 for short test games).",
+    ),
+    RuleOption(
+        "RULING-AUCTION-LAST", "may-bid", ("may-bid", "free"),
+        "P1.3: when all others passed before any bid, the last player may bid 100 G or pass "
+        "(may-bid), or takes the card for nothing (free: their 'highest bid' is 0).",
+    ),
+    RuleOption(
+        "RULING-MEDIA-ZERO", "no-winner", ("no-winner", "zero-can-win"),
+        "P2.3: an effective bid of 0 cannot win the media (no-winner), or can (zero-can-win).",
+    ),
+    RuleOption(
+        "RULING-MEDIA-STEP", 5, (5, 10, 25, 50, 100),
+        "P2.6: media bids are multiples of this many G.",
+    ),
+    RuleOption(
+        "RULING-ROUNDING", "toward-zero", ("toward-zero", "away-from-zero"),
+        "P3.TOUR.4: how a multiplied fame or money amount is rounded (money to 5 G).",
+    ),
+    RuleOption(
+        "RULING-COMMERCIAL-FAME", "required", ("required", "not-required"),
+        "P3.TOUR.5: a commercial tour needs fame at least its fame cost (required), or not.",
+    ),
+    RuleOption(
+        "RULING-STYLE", "orchestras", ("orchestras", "best-of-card"),
+        "P4.CONCERT.3: the judged style is the style of the orchestras brought (orchestras), "
+        "or, for a card with both styles, whichever of them rates the concert better.",
+    ),
+    RuleOption(
+        "RULING-POACH-MARKERS", "return", ("return", "stay"),
+        "P4.HIRE.2: dissent markers of a poached orchestra go back to the supply, or stay.",
+    ),
+    RuleOption(
+        "RULING-NEGOTIATION", "era-request", ("era-request", "blind"),
+        "P4.BUY.2: the buyer names seller, price and optionally an era (era-request), or only "
+        "seller and price (blind).",
+    ),
+    RuleOption(
+        "RULING-LINEAGE", "any-depth", ("any-depth", "direct"),
+        "RESTORE.2: lineage links composers at any depth of teacher->student, or only "
+        "direct teacher and student.",
+    ),
+    RuleOption(
+        "RULING-RESTORE-GOOD", "good-only", ("good-only", "lineage-good-only"),
+        "RESTORE.3: the whole restoration bonus needs a good rating (good-only), or only "
+        "its lineage/same-composer part does.",
+    ),
+    RuleOption(
+        "RULING-HALF-FAME", "up", ("up", "down"),
+        "P5.2: half a commercial tour's fame cost (no concert) is rounded up or down.",
+    ),
+    RuleOption(
+        "RULING-UNPAID-VENUE", "fame-per-50", ("fame-per-50", "forgiven"),
+        "P5.2: unpaid venue money costs 1 fame per started 50 G, or is simply forgiven.",
+    ),
+    RuleOption(
+        "RULING-UNPAID-SURCHARGE", "marker", ("marker", "forgiven"),
+        "P5.4: an unpaid fame surcharge puts a marker on an orchestra of the player's "
+        "choice, or is forgiven.",
+    ),
+    RuleOption(
+        "RULING-FAME-FLOOR", "zero", ("zero", "none"),
+        "P5.8: fame never drops below 0 (zero), or may go negative (none).",
+    ),
+    RuleOption(
+        "RULING-END-CARDS", "score-and-discovery", ("score-and-discovery", "score-only"),
+        "END.7: END.1 and END.2 count score and discovery cards alike, or score cards only.",
+    ),
+)
+
+RULE_OPTIONS: Mapping[str, RuleOption] = MappingProxyType({o.name: o for o in _OPTIONS})
+
+
+def _check(name: str, value: Any) -> Any:
+    option = RULE_OPTIONS.get(name)
+    if option is None:
+        valid = ", ".join(RULE_OPTIONS)
+        raise RuleOptionError(f"unknown rule option {name!r}; valid options are: {valid}")
+    if isinstance(option.default, int) and isinstance(value, str) and value.lstrip("-").isdigit():
+        value = int(value)
+    if value not in option.choices or type(value) is not type(option.default):
+        choices = ", ".join(repr(c) for c in option.choices)
+        raise RuleOptionError(
+            f"invalid value {value!r} for rule option {name}; expected one of: {choices}"
+        )
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Every ruling and month option by its RULES.md name.
+
+    >>> RuleSet().get("RULING-MONTHS")
+    12
+    >>> RuleSet.from_options({"RULING-MONTHS": 6}).months
+    6
+    """
+
+    options: Mapping[str, Any] = field(
+        default_factory=lambda: MappingProxyType({o.name: o.default for o in _OPTIONS})
+    )
+
+    @classmethod
+    def from_options(cls, overrides: Mapping[str, Any] | None = None) -> RuleSet:
+        """Defaults of RULES.md with ``overrides`` applied; unknown names or values raise."""
+        values = {o.name: o.default for o in _OPTIONS}
+        for name, value in (overrides or {}).items():
+            values[name] = _check(name, value)
+        return cls(MappingProxyType(values))
+
+    @classmethod
+    def parse(cls, assignments: list[str] | tuple[str, ...]) -> RuleSet:
+        """Parse ``NAME=VALUE`` strings, as given on the command line."""
+        overrides: dict[str, Any] = {}
+        for text in assignments:
+            name, sep, value = text.partition("=")
+            if not sep:
+                raise RuleOptionError(f"rule option {text!r} must be written NAME=VALUE")
+            overrides[name.strip()] = value.strip()
+        return cls.from_options(overrides)
+
+    def with_options(self, overrides: Mapping[str, Any]) -> RuleSet:
+        values = dict(self.options)
+        for name, value in overrides.items():
+            values[name] = _check(name, value)
+        return RuleSet(MappingProxyType(values))
+
+    def get(self, name: str) -> Any:
+        if name not in self.options:
+            _check(name, None)
+        return self.options[name]
+
+    @property
+    def months(self) -> int:
+        return int(self.options["RULING-MONTHS"])
+
+    def non_default(self) -> dict[str, Any]:
+        """The options that differ from RULES.md's defaults."""
+        return {
+            name: value for name, value in self.options.items()
+            if value != RULE_OPTIONS[name].default
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    def __post_init__(self) -> None:
+        for name, value in self.options.items():
+            _check(name, value)
+        missing = [name for name in RULE_OPTIONS if name not in self.options]
+        if missing:
+            raise RuleOptionError(f"rule set is missing options: {', '.join(missing)}")

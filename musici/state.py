@@ -1,0 +1,76 @@
+"""Mutable game state: plain slotted objects with cheap, explicit copies (for search bots)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# P3: the 8 areas in board order; halls have a capacity in tens of musicians.
+HALLS: dict[str, tuple[int, int]] = {  # area -> (rent G, capacity in tens)
+    "chapel": (50, 1),
+    "university": (100, 3),
+    "dome": (200, 6),
+    "opera": (400, 10),
+}
+# tour -> (money cost, fame cost, fame multiplier (num, den), income multiplier (num, den))
+TOURS: dict[str, tuple[int, int, tuple[int, int], tuple[int, int]]] = {
+    "large-academic": (400, 0, (2, 1), (0, 1)),
+    "small-academic": (200, 0, (3, 2), (0, 1)),
+    "large-commercial": (0, 5, (0, 1), (2, 1)),
+    "small-commercial": (0, 3, (0, 1), (3, 2)),
+}
+AREAS: tuple[str, ...] = (*HALLS, *TOURS)
+ACTIONS: tuple[str, ...] = ("pass", "concert", "hire", "buy", "discover", "appease", "special")
+PHASES: tuple[str, ...] = ("P1", "P2", "P3", "P4", "P5")
+
+
+class PlayerState:
+    """One player's holdings and this month's flags."""
+
+    __slots__ = (
+        "actions", "advisor", "banned_next", "banned_now", "concert", "critic_next",
+        "critic_now", "fame", "hand", "markers", "money", "orchestras", "permanent",
+        "played", "rumour", "seat", "special_used", "specials_bought", "specials_discard",
+        "specials_hand", "tour_guide", "venue",
+    )
+
+    def __init__(self, seat: int, money: int) -> None:
+        self.seat = seat
+        self.money = money
+        self.fame = 0
+        self.hand: list[str] = []  # score and discovery cards, secret
+        self.played: list[str] = []  # cards played in concerts, in order (P4.CONCERT.1)
+        self.orchestras: list[str] = []
+        self.markers: dict[str, int] = {}  # orchestra -> dissent markers (only when > 0)
+        self.permanent: list[str] = []  # permanent special cards in front (P1.4)
+        self.specials_hand: list[str] = []  # single-use cards kept for P4.SPECIAL
+        self.specials_discard: list[str] = []
+        self.specials_bought = 0  # END.4
+        # this month
+        self.venue: str | None = None
+        self.concert: dict[str, Any] | None = None  # the concert's outcome, for P5
+        self.actions = 0
+        self.special_used = False
+        self.tour_guide = False  # SPECIAL.S3
+        self.advisor = False  # SPECIAL.S5
+        self.rumour = False  # SPECIAL.S6
+        self.critic_now = False  # SPECIAL.S2, active in this month's P2
+        self.critic_next = False
+        self.banned_now = False  # SPECIAL.S1, out of this month's P1
+        self.banned_next = False
+
+    def copy(self) -> PlayerState:
+        new = PlayerState.__new__(PlayerState)
+        for name in PlayerState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hand = self.hand[:]
+        new.played = self.played[:]
+        new.orchestras = self.orchestras[:]
+        new.markers = dict(self.markers)
+        new.permanent = self.permanent[:]
+        new.specials_hand = self.specials_hand[:]
+        new.specials_discard = self.specials_discard[:]
+        return new
+
+    @property
+    def marker_count(self) -> int:
+        return sum(self.markers.values())

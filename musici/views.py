@@ -1,0 +1,161 @@
+"""What one player may see (DESIGN principle 3).
+
+A :class:`PlayerView` wraps the game and exposes only what its seat may know: its own hand
+and secret bid, the public table, public history and its own private events. It never shows
+another hand, a bid before the reveal, or deck order. Everything it returns is immutable
+(tuples, frozen records), so a strategy cannot change the game through its view.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from musici.cards import CardSet
+from musici.events import Event
+from musici.rules import RuleSet
+
+if TYPE_CHECKING:
+    from musici.engine import Game
+
+
+@dataclass(frozen=True, slots=True)
+class PublicPlayer:
+    """What everyone knows about one player."""
+
+    seat: int
+    fame: int
+    money: int
+    hand_size: int
+    orchestras: tuple[str, ...]
+    markers: tuple[tuple[str, int], ...]  # (orchestra, markers) for those with markers
+    played: tuple[str, ...]
+    permanent: tuple[str, ...]
+    specials_hand: tuple[str, ...]  # bought at a public auction, so public
+    specials_used: tuple[str, ...]
+    specials_bought: int
+    venue: str | None
+    concert: bool
+    actions: int
+
+
+class PlayerView:
+    """The game as seen from ``seat``."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    @property
+    def n_players(self) -> int:
+        return self._game.n
+
+    @property
+    def month(self) -> int:
+        return self._game.month
+
+    @property
+    def phase(self) -> str:
+        return self._game.phase
+
+    @property
+    def round(self) -> int:
+        return self._game.round
+
+    @property
+    def months(self) -> int:
+        return self._game.rules.months
+
+    @property
+    def start_player(self) -> int:
+        return self._game.start_player
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._game.rules
+
+    @property
+    def cards(self) -> CardSet:
+        """Card contents are public knowledge; deck order is not (see the deck sizes)."""
+        return self._game.cards
+
+    @property
+    def rng(self) -> random.Random:
+        """This seat's own generator, seeded from the game's seed (for randomised bots)."""
+        return self._game.seat_rngs[self.seat]
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        return tuple(self._game.players[self.seat].hand)
+
+    @property
+    def my_media_bid(self) -> int | None:
+        return self._game._media_bids.get(self.seat) if self._game.phase == "P2" else None
+
+    def player(self, seat: int) -> PublicPlayer:
+        p = self._game.players[seat]
+        return PublicPlayer(
+            seat=seat, fame=p.fame, money=p.money, hand_size=len(p.hand),
+            orchestras=tuple(p.orchestras), markers=tuple(p.markers.items()),
+            played=tuple(p.played), permanent=tuple(p.permanent),
+            specials_hand=tuple(p.specials_hand), specials_used=tuple(p.specials_discard),
+            specials_bought=p.specials_bought, venue=p.venue, concert=p.concert is not None,
+            actions=p.actions,
+        )
+
+    @property
+    def players(self) -> tuple[PublicPlayer, ...]:
+        return tuple(self.player(s) for s in range(self._game.n))
+
+    @property
+    def me(self) -> PublicPlayer:
+        return self.player(self.seat)
+
+    @property
+    def score_market(self) -> tuple[str | None, ...]:
+        return tuple(self._game.score_market)
+
+    @property
+    def orchestra_market(self) -> tuple[str | None, ...]:
+        return tuple(self._game.orchestra_market)
+
+    @property
+    def special_slot(self) -> str | None:
+        return self._game.special_slot
+
+    @property
+    def thief_marks(self) -> tuple[tuple[str, int], ...]:
+        return tuple(self._game.thief_marks.items())
+
+    @property
+    def deck_sizes(self) -> dict[str, int]:
+        g = self._game
+        return {
+            "scores": len(g.score_deck), "orchestras": len(g.orchestra_deck),
+            "authentic": len(g.discovery_decks["authentic"]),
+            "modern": len(g.discovery_decks["modern"]), "specials": len(g.special_deck),
+        }
+
+    @property
+    def venues(self) -> tuple[tuple[str, int], ...]:
+        return tuple(self._game.venues.items())
+
+    @property
+    def media(self) -> int | None:
+        return self._game.media
+
+    @property
+    def chapel_free(self) -> int | None:
+        return self._game.chapel_free
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """Public events and this seat's private ones. Events are records: do not mutate."""
+        seat = self.seat
+        return tuple(e for e in self._game.events if e.private is None or seat in e.private)
+
+    def __repr__(self) -> str:
+        return f"<PlayerView seat {self.seat}, month {self.month} {self.phase}>"
