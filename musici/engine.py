@@ -1152,3 +1152,21 @@ class Game:
         if seat is None:
             return iter(self.events)
         return (e for e in self.events if e.private is None or seat in e.private)
+
+    # ------------------------------------------------------------------ save / load
+    def to_json(self) -> str:
+        """The game as a JSON save (``musici.persistence``)."""
+        from musici.persistence import dumps
+
+        return dumps(self)
+
+    def save(self, path: Any) -> None:
+        from musici.persistence import save
+
+        save(self, path)
+
+    @classmethod
+    def load(cls, path: Any, cards: CardSet | None = None) -> Game:
+        from musici.persistence import load
+
+        return load(path, cards)

@@ -1,0 +1,3 @@
+from musici.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,89 @@
+"""The ``musici`` command: play a seeded game with bots and print it month by month."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from musici.cards import CardSetError, load_cardset, standard_cardset
+from musici.describe import PHASE_NAMES, describe_event
+from musici.engine import Game, GameError
+from musici.rules import RuleOptionError, RuleSet
+from musici.strategies import get_strategy
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="musici", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play one game with bots and print it")
+    play.add_argument("--players", default="random,random,random,random",
+                      help="comma-separated strategy per seat (3 or 4), e.g. random,random,random")
+    play.add_argument("--seed", type=int, default=7)
+    play.add_argument("--months", type=int, default=None,
+                      help="number of months (RULING-MONTHS; default 12)")
+    play.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                      help="a rule option, e.g. --rule RULING-MEDIA-ZERO=zero-can-win")
+    play.add_argument("--cards", default=None, help="a card-set JSON file (default: bundled)")
+    play.add_argument("--seat", type=int, default=None,
+                      help="print only what this seat may see (default: everything)")
+    play.add_argument("--brief", action="store_true",
+                      help="print only the monthly summaries and the final scoring")
+    play.add_argument("--save", default=None, help="write the finished game to this JSON file")
+    return parser
+
+
+def _play(args: argparse.Namespace) -> int:
+    names = [n.strip() for n in args.players.split(",") if n.strip()]
+    strategies = [get_strategy(n) for n in names]
+    rule_args = list(args.rule)
+    if args.months is not None:
+        rule_args.append(f"RULING-MONTHS={args.months}")
+    rules = RuleSet.parse(rule_args)
+    cards = load_cardset(args.cards) if args.cards else standard_cardset()
+    game = Game(players=len(strategies), seed=args.seed, rules=rules, cards=cards)
+    game.play(strategies)
+    out = sys.stdout
+    print(f"I Musici: {len(names)} players ({', '.join(names)}), seed {args.seed}, "
+          f"{rules.months} months, card set {cards.name!r}", file=out)
+    changed = rules.non_default()
+    if changed:
+        print("rule options: " + ", ".join(f"{k}={v}" for k, v in changed.items()), file=out)
+    month, phase = None, None
+    summary_kinds = {"month_end", "award", "marker_penalty", "final"}
+    for event in game.events_for(args.seat):
+        if args.brief and event.kind not in summary_kinds:
+            continue
+        if event.month != month and event.phase != "END":
+            month = event.month
+            print(f"\n=== Month {month} ===", file=out)
+        if event.phase != phase:
+            phase = event.phase
+            if not args.brief or phase == "END":
+                print(f"-- {PHASE_NAMES.get(phase, phase)}", file=out)
+        print("  " + describe_event(event, cards), file=out)
+    print("\nFinal standings (END.WIN: fame, then money):", file=out)
+    for row in game.standings():
+        fame = row["fame"]
+        shown = f"{float(fame):.2f}" if fame.denominator != 1 else str(fame.numerator)
+        mark = "  winner" if row["winner"] else ""
+        print(f"  {row['rank']}. seat {row['seat']} ({names[row['seat']]}): fame {shown}, "
+              f"money {row['money']} G{mark}", file=out)
+    print(f"({game.step} decisions)", file=out)
+    if args.save:
+        game.save(args.save)
+        print(f"saved to {args.save}", file=out)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _play(args)
+    except (RuleOptionError, CardSetError, GameError, ValueError) as exc:
+        print(f"musici: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,131 @@
+"""Events in words: the readable game log (CLI, notebooks). Only called when someone looks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from musici.cards import CardSet
+from musici.events import Event
+
+PHASE_NAMES = {
+    "SETUP": "Set-up", "P1": "P1 auction", "P2": "P2 media", "P3": "P3 venue",
+    "P4": "P4 actions", "P5": "P5 settlement", "END": "Final scoring",
+}
+
+
+def card_name(cards: CardSet, card_id: str | None) -> str:
+    if card_id is None:
+        return "nothing"
+    if card_id in cards.music:
+        c = cards.music[card_id]
+        return f"{cards.composers[c.composer].name}: {c.piece} [{card_id}]"
+    if card_id in cards.orchestras:
+        o = cards.orchestras[card_id]
+        return f"{o.name} ({o.style} {o.part}) [{card_id}]"
+    if card_id in cards.specials:
+        return f"{cards.specials[card_id].name} [{card_id}]"
+    return card_id
+
+
+def _seat(s: Any) -> str:
+    return f"seat {s}"
+
+
+def _concert(e: Event, cards: CardSet) -> str:
+    d = e.data
+    text = (f"played {card_name(cards, d['card'])} at {d['venue']} with {len(d['orchestras'])} "
+            f"{d['style']} orchestra(s) ({d['brought'][0] * 10} instrumentalists, "
+            f"{d['brought'][1] * 10} singers; required {d['required'][0] * 10} + "
+            f"{d['required'][1] * 10}): {d['rating']}")
+    if d["rating"] != d["base_rating"]:
+        text += f" (raised from {d['base_rating']} by the media, RATE.MEDIA)"
+    text += f" [{', '.join(d['reasons'])}]; card fame {d['card_fame']}"
+    restoration = d.get("restoration")
+    if restoration is not None:
+        text += f", restoration +{restoration['bonus']}"
+        if restoration["capped"]:
+            text += " (capped at 10, RESTORE.4)"
+    return text + f" -> fame {d['fame']:+d}, income {d['income']} G"
+
+
+def _award(e: Event, cards: CardSet) -> str:
+    d = e.data
+    return (f"award '{d['award']}' (counts {d['counts']}) to "
+            f"{', '.join(_seat(s) for s in d['winners'])}: +{d['share']} fame each")
+
+
+_FORMATS: dict[str, Callable[[Event, CardSet], str]] = {
+    "setup": lambda e, c: (f"set-up: {e.data['money']} G each, start player seat "
+                           f"{e.data['start_player']}, {e.data['months']} months"),
+    "removed": lambda e, c: "3-player game: cards removed from the game",
+    "deal": lambda e, c: "dealt " + "; ".join(card_name(c, x) for x in e.data["cards"]),
+    "month": lambda e, c: f"month {e.data['month']} begins, start player seat "
+                          f"{e.data['start_player']}",
+    "auction": lambda e, c: f"auction of {card_name(c, e.data['card'])}",
+    "auction_banned": lambda e, c: "takes no part in this auction (Auctioneer)",
+    "bid": lambda e, c: f"bids {e.data['amount']} G",
+    "pass_auction": lambda e, c: "passes",
+    "special_bought": lambda e, c: f"takes {card_name(c, e.data['card'])} for "
+                                   f"{e.data['price']} G",
+    "unsold": lambda e, c: f"nobody bid: {card_name(c, e.data['card'])} goes under the deck",
+    "special_revealed": lambda e, c: f"next special card: {card_name(c, e.data['card'])}",
+    "no_auction": lambda e, c: "special deck empty: no auction",
+    "media_bid": lambda e, c: f"secretly bids {e.data['amount']} G for the media",
+    "critic": lambda e, c: f"Critic: bid {e.data['bid']} G counts as {e.data['counts']} G",
+    "media_reveal": lambda e, c: f"media bids revealed: {e.data['bids']}",
+    "media_tie": lambda e, c: "wins the media tie (less fame, then chance)",
+    "no_media": lambda e, c: "nobody bid for the media",
+    "media": lambda e, c: f"takes the media token for {e.data['bid']} G",
+    "chapel_free": lambda e, c: f"has strictly the least fame ({e.data['fame']}): "
+                                "the Chapel is free",
+    "venue": lambda e, c: f"takes the {e.data['area']}",
+    "pass_round": lambda e, c: f"passes round {e.data['round']}",
+    "action": lambda e, c: f"round {e.data['round']}: {e.data['action']}",
+    "concert": _concert,
+    "fame": lambda e, c: f"fame {e.data['delta']:+d} -> {e.data['fame']} ({e.data['reason']})",
+    "pay": lambda e, c: (f"pays {e.data['amount']} G"
+                         + (f" to seat {e.data['to']}" if e.data['to'] is not None else "")
+                         + f" ({e.data['reason']}) -> {e.data['money']} G"),
+    "income": lambda e, c: f"receives {e.data['amount']} G ({e.data['reason']}) -> "
+                           f"{e.data['money']} G",
+    "hire": lambda e, c: f"hires {card_name(c, e.data['orchestra'])}",
+    "poach": lambda e, c: f"hires {card_name(c, e.data['orchestra'])} away from seat "
+                          f"{e.data['from']} for {e.data['price']} G",
+    "poach_refused": lambda e, c: f"refuses to let seat {e.data['buyer']} hire "
+                                  f"{card_name(c, e.data['orchestra'])}",
+    "buy": lambda e, c: f"buys {card_name(c, e.data['card'])}",
+    "offer": lambda e, c: f"offers seat {e.data['seller']} {e.data['price']} G for a card"
+                          + ("" if e.data["era"] == "any" else f" of the {e.data['era']} era"),
+    "sold": lambda e, c: f"sells a card to seat {e.data['buyer']} for {e.data['price']} G",
+    "card_passed": lambda e, c: f"the card sold was {card_name(c, e.data['card'])}",
+    "declined": lambda e, c: f"declines seat {e.data['buyer']}'s offer",
+    "action_spent": lambda e, c: "no face-up card can be bought: the action is spent",
+    "discover": lambda e, c: f"searches the {e.data['deck']} discovery deck",
+    "drew": lambda e, c: f"draws {card_name(c, e.data['card'])}",
+    "appease": lambda e, c: f"appeases {card_name(c, e.data['orchestra'])} "
+                            f"({e.data['markers']} marker(s) left)",
+    "special": lambda e, c: f"plays {card_name(c, e.data['card'])}",
+    "effect": lambda e, c: f"{card_name(c, e.data['card'])} takes effect",
+    "exempt": lambda e, c: f"Financial advisor: no salary for {', '.join(e.data['orchestras'])}",
+    "venue_free": lambda e, c: f"pays nothing for the {e.data['area']}",
+    "unpaid": lambda e, c: f"cannot pay {e.data['amount']} G",
+    "marker": lambda e, c: f"dissent marker on {card_name(c, e.data['orchestra'])} "
+                           f"({e.data['markers']} now; {e.data['reason']})",
+    "orchestra_leaves": lambda e, c: f"{card_name(c, e.data['orchestra'])} gets a third "
+                                     "marker and leaves",
+    "rumour_void": lambda e, c: "has no orchestra for the rumour marker",
+    "month_end": lambda e, c: f"end of month: fame {e.data['fame']}, money {e.data['money']}",
+    "award": _award,
+    "marker_penalty": lambda e, c: f"-{e.data['markers']} fame for dissent markers",
+    "final": lambda e, c: f"final fame {e.data['fame']}, money {e.data['money']}; winner(s) "
+                          f"{', '.join(_seat(s) for s in e.data['winners'])}",
+}
+
+
+def describe_event(event: Event, cards: CardSet) -> str:
+    """One line in words, with the rule id, e.g. ``seat 2: takes the dome [P3.1]``."""
+    fmt = _FORMATS.get(event.kind)
+    body = fmt(event, cards) if fmt else f"{event.kind} {event.data}"
+    who = f"seat {event.player}: " if event.player is not None else ""
+    return f"{who}{body} [{event.rule}]"

@@ -1,0 +1,134 @@
+"""Save and load games as JSON: rule options, card-set fingerprint, seed and answers.
+
+A saved game is replayed answer by answer, so loading rebuilds the identical state and
+checks every answer again on the way (a tampered file fails at the step it was changed).
+No pickle: nothing in a file is ever executed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from musici.cards import CardSet, standard_cardset
+from musici.decisions import IllegalAnswer
+from musici.engine import Game, GameError
+from musici.rules import RuleOptionError, RuleSet
+
+SAVE_FORMAT = "musici-save"
+SAVE_VERSION = 1
+_FIELDS = ("format", "version", "players", "seed", "rules", "cardset", "answers", "seat_rngs")
+
+
+class SaveFileError(ValueError):
+    """A saved game that is corrupt, from another version, or does not match its card set."""
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    return {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "players": game.n,
+        "seed": game.seed,
+        "rules": game.rules.to_dict(),
+        "cardset": {"name": game.cards.name, "fingerprint": game.cards.fingerprint},
+        "answers": [list(a) if isinstance(a, tuple) else a for a in game.answers],
+        # The seats' generators (bots draw from them), so a loaded game goes on identically.
+        "seat_rngs": [_rng_state(r) for r in game.seat_rngs],
+    }
+
+
+def _rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _set_rng_state(rng: random.Random, state: Any) -> bool:
+    if not (isinstance(state, list) and len(state) == 3 and state[0] == 3
+            and isinstance(state[1], list) and len(state[1]) == 625
+            and all(type(x) is int and 0 <= x < 2**32 for x in state[1])
+            and (state[2] is None or type(state[2]) is float)
+            and state[1][-1] <= 624):
+        return False
+    rng.setstate((3, tuple(state[1]), state[2]))
+    return True
+
+
+def dumps(game: Game) -> str:
+    return json.dumps(game_to_dict(game), separators=(",", ":"))
+
+
+def save(game: Game, path: str | Path) -> None:
+    Path(path).write_text(dumps(game), encoding="utf-8")
+
+
+def game_from_dict(data: Any, cards: CardSet | None = None, source: str = "<memory>") -> Game:
+    """Rebuild a game from :func:`game_to_dict` data by replaying its answers."""
+    def fail(message: str) -> SaveFileError:
+        return SaveFileError(f"{source}: {message}")
+
+    if not isinstance(data, dict):
+        raise fail("expected a JSON object at the top level")
+    if data.get("format") != SAVE_FORMAT:
+        raise fail(f"not a musici saved game (format {data.get('format')!r})")
+    if data.get("version") != SAVE_VERSION:
+        raise fail(f"saved-game version {data.get('version')!r} is not supported; "
+                   f"this musici reads version {SAVE_VERSION}")
+    missing = [f for f in _FIELDS if f not in data]
+    if missing:
+        raise fail(f"missing field(s): {', '.join(missing)}")
+    extra = sorted(set(data) - set(_FIELDS))
+    if extra:
+        raise fail(f"unknown field(s): {', '.join(extra)}")
+    cards = cards if cards is not None else standard_cardset()
+    meta = data["cardset"]
+    if not isinstance(meta, dict) or not isinstance(meta.get("fingerprint"), str):
+        raise fail("field 'cardset' must be an object with a 'fingerprint'")
+    if meta["fingerprint"] != cards.fingerprint:
+        raise fail(f"card set mismatch: the game was played with {meta.get('name')!r} "
+                   f"(fingerprint {meta['fingerprint'][:12]}…), not {cards.name!r} "
+                   f"({cards.fingerprint[:12]}…); load it with that card set")
+    if not isinstance(data["rules"], dict):
+        raise fail("field 'rules' must be an object of rule options")
+    try:
+        rules = RuleSet.from_options(data["rules"])
+    except RuleOptionError as exc:
+        raise fail(f"field 'rules': {exc}") from None
+    answers = data["answers"]
+    if not isinstance(answers, list):
+        raise fail("field 'answers' must be a list")
+    try:
+        game = Game(players=data["players"], seed=data["seed"], rules=rules, cards=cards)
+    except GameError as exc:
+        raise fail(str(exc)) from None
+    for step, answer in enumerate(answers):
+        if game.decision is None:
+            raise fail(f"answer {step} comes after the end of the game")
+        try:
+            game.answer(answer)
+        except IllegalAnswer as exc:
+            raise fail(f"answer {step} does not replay: {exc}") from None
+    seat_rngs = data["seat_rngs"]
+    if not isinstance(seat_rngs, list) or len(seat_rngs) != game.n or not all(
+            _set_rng_state(r, st) for r, st in zip(game.seat_rngs, seat_rngs, strict=True)):
+        raise fail("field 'seat_rngs' must hold one generator state per seat")
+    return game
+
+
+def loads(text: str, cards: CardSet | None = None, source: str = "<string>") -> Game:
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise SaveFileError(f"{source}: not valid JSON ({exc})") from None
+    return game_from_dict(data, cards, source)
+
+
+def load(path: str | Path, cards: CardSet | None = None) -> Game:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveFileError(f"{path}: cannot read saved game: {exc}") from None
+    return loads(text, cards, str(path))

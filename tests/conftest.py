@@ -1,0 +1,48 @@
+"""Shared helpers for hand-built game situations.
+
+The usual recipe: play a seeded game with random strategies up to a decision of the kind
+under test (:func:`advance_to`), arrange the table by editing plain state (hands, money,
+orchestras, markers, venue), then answer the decision and read the events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from musici import Game, RuleSet
+from musici.events import Event
+from musici.strategies import random_strategy
+
+
+def make_game(players: int = 4, seed: int = 1, **options: object) -> Game:
+    """A fresh game; ``options`` are rule options with '_' for '-' (RULING_MONTHS=6)."""
+    rules = RuleSet.from_options({k.replace("_", "-"): v for k, v in options.items()})
+    return Game(players=players, seed=seed, rules=rules)
+
+
+def advance_to(game: Game, kind: str, seat: int | None = None,
+               when: Callable[[Game], bool] | None = None, limit: int = 20_000) -> Game:
+    """Answer randomly until the pending decision is of ``kind`` (for ``seat`` if given,
+    and ``when(game)`` holds if given). Fails the test if that never happens."""
+    for _ in range(limit):
+        d = game.decision
+        if d is None:
+            break
+        if d.kind == kind and (seat is None or d.player == seat) and (when is None or when(game)):
+            return game
+        game.ask(random_strategy)
+    pytest.fail(f"never reached a {kind!r} decision for seat {seat}")
+
+
+def events_of(game: Game, kind: str, since: int = 0) -> list[Event]:
+    return [e for e in game.events[since:] if e.kind == kind]
+
+
+def rule_events(game: Game, rule: str, since: int = 0) -> list[Event]:
+    return [e for e in game.events[since:] if e.rule == rule]
+
+
+def finish(game: Game) -> Game:
+    return game.play([random_strategy] * game.n)
