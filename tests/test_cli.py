@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import json
+
+from musici.cli import main
+
+
+def test_play_prints_months_ratings_and_standings(capsys, tmp_path):
+    save = tmp_path / "game.json"
+    assert main(["play", "--players", "random,random,random", "--seed", "3", "--months", "4",
+                 "--save", str(save)]) == 0
+    out = capsys.readouterr().out
+    for text in ("=== Month 1 ===", "=== Month 4 ===", "-- P5 settlement", "[P3.1]",
+                 "Final standings", "[END.WIN]", "seat 0"):
+        assert text in out
+    assert "=== Month 5 ===" not in out
+    assert json.loads(save.read_text())["rules"]["RULING-MONTHS"] == 4
+
+
+def test_seat_view_hides_other_hands(capsys):
+    main(["play", "--seed", "3", "--months", "1", "--seat", "1"])
+    out = capsys.readouterr().out
+    dealt = [line for line in out.splitlines() if "dealt" in line]
+    assert len(dealt) == 1 and dealt[0].strip().startswith("seat 1:")
+
+
+def test_bad_options_are_clear_errors(capsys):
+    assert main(["play", "--rule", "RULING-NOPE=1"]) == 2
+    assert "unknown rule option 'RULING-NOPE'" in capsys.readouterr().err
+    assert main(["play", "--players", "random,genius,random"]) == 2
+    assert "unknown strategy 'genius'" in capsys.readouterr().err
+    assert main(["play", "--players", "random,random"]) == 2
+    assert "3 or 4 players" in capsys.readouterr().err
+    assert main(["play", "--cards", "/nonexistent.json"]) == 2
+    assert "cannot read card set file" in capsys.readouterr().err

@@ -1,0 +1,120 @@
+"""Player views hide what a player may not see; illegal answers change nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import advance_to
+from musici import Game, IllegalAnswer, StrategyError
+from musici.strategies import random_strategy
+
+
+def snapshot(game):
+    return game.to_json(), [e.to_dict() for e in game.events], repr(game.decision)
+
+
+def test_view_hides_other_hands_bids_and_decks():
+    game = advance_to(Game(seed=3), "media_bid", when=lambda g: len(g._media_bids) == 1)
+    bidder = next(iter(game._media_bids))
+    other = game.decision.player
+    view = game.view(other)
+    assert view.my_media_bid is None  # the first bid is not this seat's
+    assert game.view(bidder).my_media_bid == game._media_bids[bidder]
+    secret = [e for e in game.events if e.kind == "media_bid"]
+    assert secret and all(e not in view.history for e in secret)
+    for seat in range(4):
+        if seat != other:
+            assert view.player(seat).hand_size == len(game.players[seat].hand)
+            assert not hasattr(view.player(seat), "hand")
+    deals = [e for e in view.history if e.kind == "deal"]
+    assert [e.player for e in deals] == [other]
+    assert set(view.deck_sizes) == {"scores", "orchestras", "authentic", "modern", "specials"}
+
+
+def test_views_identical_when_only_hidden_information_differs():
+    a = advance_to(Game(seed=5), "action", seat=0)
+    b = a.clone()
+    # Swap hidden things: another hand and the deck order.
+    b.players[1].hand, b.score_deck = b.score_deck[:3], b.players[1].hand + b.score_deck[3:]
+    b.score_deck.reverse()
+    va, vb = a.view(0), b.view(0)
+    for attr in ("hand", "players", "score_market", "orchestra_market", "deck_sizes",
+                 "special_slot", "venues", "media", "month", "phase"):
+        assert getattr(va, attr) == getattr(vb, attr), attr
+
+
+def test_view_cannot_change_the_game():
+    game = advance_to(Game(seed=6), "action")
+    view = game.view(game.decision.player)
+    before = snapshot(game)
+    hand = view.hand
+    with pytest.raises(AttributeError):
+        hand.append("S01")  # tuples
+    with pytest.raises(AttributeError):
+        view.me.money = 10**6  # frozen
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("bad", [None, "teleport", 10**12, -5, 3.5, ["pass"], {"a": 1},
+                                 ("pass", "bid"), True])
+def test_illegal_answers_leave_the_game_unchanged(bad):
+    game = advance_to(Game(seed=7), "action")
+    before = snapshot(game)
+    with pytest.raises(IllegalAnswer) as info:
+        game.answer(bad)
+    message = str(info.value)
+    assert f"seat {game.decision.player}" in message and "action" in message
+    assert "legal:" in message
+    assert snapshot(game) == before
+    game.answer("pass")  # the game goes on with a legal answer
+    assert game.step == len(game.answers)
+
+
+def test_illegal_amount_and_subset():
+    game = advance_to(Game(seed=8), "media_bid")
+    money = game.players[game.decision.player].money
+    for bad in (money + 5, 3, -5, "10"):
+        before = snapshot(game)
+        with pytest.raises(IllegalAnswer):
+            game.answer(bad)
+        assert snapshot(game) == before
+    game2 = advance_to(Game(seed=8), "concert_orchestras",
+                       when=lambda g: len(set(g.decision.groups)) > 1)
+    d = game2.decision
+    mixed = (d.items[d.groups.index("modern")], d.items[d.groups.index("authentic")])
+    before = snapshot(game2)
+    with pytest.raises(IllegalAnswer, match="one style"):
+        game2.answer(mixed)
+    assert snapshot(game2) == before
+
+
+def test_strategy_errors_name_seat_decision_and_repro():
+    game = advance_to(Game(seed=9), "venue")
+    seat = game.decision.player
+
+    def crashing(view, decision):
+        raise RuntimeError("boom")
+
+    before = snapshot(game)
+    with pytest.raises(StrategyError) as info:
+        game.ask(crashing)
+    assert f"seat {seat}" in str(info.value) and "venue" in str(info.value)
+    assert "seed 9" in str(info.value) and f"step {game.step}" in str(info.value)
+    assert snapshot(game) == before
+    with pytest.raises(StrategyError, match="illegal answer"):
+        game.ask(lambda view, decision: "the moon")
+    assert snapshot(game) == before
+    game.ask(random_strategy)
+
+
+def test_stepping_by_phase_and_month():
+    game = Game(seed=10)
+    strategies = [random_strategy] * 4
+    game.play(strategies, until="phase")
+    assert (game.month, game.phase) != (1, "P1")
+    start_month = game.month
+    game.play(strategies, until="month")
+    assert game.month == start_month + 1
+    steps = game.step
+    game.play(strategies, until="decision")
+    assert game.step == steps + 1
