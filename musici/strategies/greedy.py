@@ -1,0 +1,167 @@
+"""A simple greedy bot: plans this month's concert and answers everything else cheaply.
+
+Plan: keep a card in hand whose requirement its orchestras can meet, rent the cheapest hall
+that holds them, hire the orchestras the best card still lacks, and play the concert that
+rates best. It bids little for the media and for special cards. It is a baseline for
+balance checks and the demo, not a strong player (the strategy bots of issue 3 are).
+"""
+
+from __future__ import annotations
+
+from musici.cards import MusicCard
+from musici.decisions import Answer, Decision
+from musici.rating import FAME_INDEX, rate_concert
+from musici.state import HALLS, TOURS
+from musici.views import PlayerView
+
+MAX_ORCHESTRAS = 6
+
+
+def _style_of(view: PlayerView, item: str) -> str:
+    if item in ("P3", "P4"):
+        return "modern" if item == "P3" else "authentic"
+    return view.cards.orchestras[item].style
+
+
+def _part_of(view: PlayerView, item: str) -> str:
+    return "instrumental" if item in ("P3", "P4") else view.cards.orchestras[item].part
+
+
+def _pick(view: PlayerView, card: MusicCard, items: list[str], style: str,
+          capacity: int) -> tuple[list[str], int]:
+    """Orchestras of ``style`` to bring for ``card`` and the fame the rating would give."""
+    markers = dict(view.me.markers)
+    need_i, need_v = card.requirement(style)
+    pool = sorted((i for i in items if _style_of(view, i) == style),
+                  key=lambda i: markers.get(i, 0))
+    chosen: list[str] = []
+    for part, need in (("instrumental", need_i), ("vocal", need_v)):
+        for item in [i for i in pool if _part_of(view, i) == part][:need]:
+            if len(chosen) < capacity and markers.get(item, 0) == 0:
+                chosen.append(item)
+    if not chosen:
+        chosen = pool[:1]
+    if not chosen:
+        return [], -99
+    brought = (sum(_part_of(view, i) == "instrumental" for i in chosen),
+               sum(_part_of(view, i) == "vocal" for i in chosen))
+    marks = sum(markers.get(i, 0) for i in chosen)
+    media = view.media == view.seat
+    rated = rate_concert(card, style, brought, marks, restored=card.kind == "score" or
+                         bool(view.me.played), media=media)
+    return chosen, card.fame[FAME_INDEX[rated.level]]
+
+
+def _best_concert(view: PlayerView, capacity: int) -> tuple[str | None, list[str], int]:
+    me = view.me
+    items = [*me.orchestras, *(c for c in me.permanent if c in ("P3", "P4"))]
+    best: tuple[str | None, list[str], int] = (None, [], -99)
+    for card_id in view.hand:
+        card = view.cards.music[card_id]
+        for style in ("authentic", "modern"):
+            chosen, fame = _pick(view, card, items, style, capacity)
+            if chosen and fame > best[2]:
+                best = (card_id, chosen, fame)
+    return best
+
+
+def _capacity(view: PlayerView) -> int:
+    venue = view.me.venue
+    return HALLS[venue][1] if venue in HALLS else 99
+
+
+def _wanted_orchestra(view: PlayerView) -> tuple[str, str] | None:
+    """(style, part) the most famous card in hand still lacks."""
+    me = view.me
+    have: dict[tuple[str, str], int] = {}
+    for o in me.orchestras:
+        key = (_style_of(view, o), _part_of(view, o))
+        have[key] = have.get(key, 0) + 1
+    cards = sorted((view.cards.music[c] for c in view.hand), key=lambda c: -c.fame[0])
+    for card in cards:
+        style = "modern" if card.modern is not None else "authentic"
+        need = card.requirement(style)
+        for part, n in zip(("instrumental", "vocal"), need, strict=True):
+            if have.get((style, part), 0) < n:
+                return style, part
+    return None
+
+
+def greedy_strategy(view: PlayerView, decision: Decision) -> Answer:
+    """Answer ``decision`` greedily (see the module docstring)."""
+    kind, rng, me = decision.kind, view.rng, view.me
+    if kind == "auction":
+        cheap = decision.info.get("bid", 999) <= 200 and me.money >= 900
+        return "bid" if cheap and "bid" in decision.options else "pass"
+    if kind == "media_bid":
+        return min(decision.hi, decision.step * rng.randrange(0, 8))
+    if kind == "venue":
+        items = len(me.orchestras) + 1
+        if me.money < 300:
+            for tour in ("large-commercial", "small-commercial"):
+                if tour in decision.options:
+                    return tour
+        if me.money > 1500 and "small-academic" in decision.options:
+            return "small-academic"
+        for hall in ("university", "dome", "opera", "chapel"):
+            if hall in decision.options and HALLS[hall][1] >= min(items, 6):
+                return hall
+        return decision.options[0]
+    if kind == "action":
+        options = decision.options
+        card, chosen, fame = _best_concert(view, _capacity(view))
+        last_round = decision.info.get("round") == 3
+        if "concert" in options and card and (fame >= 4 or last_round):
+            return "concert"
+        if "appease" in options and me.money > 400:
+            return "appease"
+        if not view.hand and "buy" in options and me.money >= 300:
+            return "buy"
+        if "hire" in options and len(me.orchestras) < MAX_ORCHESTRAS and me.money >= 400 \
+                and _wanted_orchestra(view) is not None:
+            return "hire"
+        if "concert" in options and card and fame > 0:
+            return "concert"
+        if "special" in options:
+            return "special"
+        if len(view.hand) < 2 and "buy" in options and me.money >= 300:
+            return "buy"
+        if "discover" in options and me.money >= 900 and len(me.played) >= 2:
+            return "discover"
+        return "pass"
+    if kind == "concert_card":
+        card, _, _ = _best_concert(view, _capacity(view))
+        return card if card in decision.options else decision.options[0]
+    if kind == "concert_orchestras":
+        card = view.cards.music[decision.info["card"]]
+        capacity = decision.max_size
+        best: tuple[list[str], int] = ([], -99)
+        for style in sorted(set(decision.groups)):
+            chosen, fame = _pick(view, card, list(decision.items), style, capacity)
+            if chosen and fame > best[1]:
+                best = (chosen, fame)
+        return tuple(best[0]) if best[0] else decision.random_answer(rng)
+    if kind == "hire":
+        want = _wanted_orchestra(view)
+        market = [o for o in decision.options if o in view.orchestra_market]
+        for o in market:
+            if want and (_style_of(view, o), _part_of(view, o)) == want:
+                return o
+        return market[0] if market else decision.options[0]
+    if kind == "buy":
+        market = [c for c in decision.options if not c.startswith("player:")]
+        if market:
+            return max(market, key=lambda c: view.cards.music[c].fame[0])
+        return decision.options[0]
+    if kind == "buy_price":
+        return min(decision.hi, 100)
+    if kind == "sell":
+        return "decline"
+    if kind == "poach_consent":
+        return "agree"
+    if kind == "salaries":
+        return decision.random_answer(rng)
+    return decision.random_answer(rng)
+
+
+__all__ = ["greedy_strategy"]
