@@ -155,7 +155,7 @@ def _field(source: str, where: str, record: Any, name: str, kind: type | tuple[t
     if name not in record:
         raise _fail(source, where, f"missing field {name!r}")
     value = record[name]
-    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
+    if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
         expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise _fail(source, where, f"field {name!r} must be {expected}, got {value!r}")
     return value

@@ -19,7 +19,7 @@ from musici.cards import CardSet, standard_cardset
 from musici.decisions import Answer, Decision, IllegalAnswer
 from musici.events import Event
 from musici.rules import RuleSet
-from musici.state import ACTIONS, AREAS, HALLS, TOURS, PlayerState
+from musici.state import AREAS, HALLS, TOURS, PlayerState
 
 START_MONEY = 1500  # SETUP.4
 AUCTION_STEP = 100  # P1.1

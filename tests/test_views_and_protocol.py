@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import advance_to
+
 from musici import Game, IllegalAnswer, StrategyError
 from musici.strategies import random_strategy
 

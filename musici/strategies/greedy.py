@@ -11,7 +11,7 @@ from __future__ import annotations
 from musici.cards import MusicCard
 from musici.decisions import Answer, Decision
 from musici.rating import FAME_INDEX, rate_concert
-from musici.state import HALLS, TOURS
+from musici.state import HALLS
 from musici.views import PlayerView
 
 MAX_ORCHESTRAS = 6
