@@ -70,20 +70,35 @@ def _capacity(view: PlayerView) -> int:
     return HALLS[venue][1] if venue in HALLS else 99
 
 
+def _target(view: PlayerView) -> tuple[MusicCard, str] | None:
+    """The card in hand worth staffing, with the style to play it in."""
+    best: tuple[float, MusicCard, str] | None = None
+    for card_id in view.hand:
+        card = view.cards.music[card_id]
+        for style in ("modern", "authentic"):
+            if not card.has_style(style):
+                continue
+            need = sum(card.requirement(style))
+            # Fame per ten musicians; authentic players are scarce and cost twice as much.
+            score = card.fame[0] / (need * (2 if style == "authentic" else 1))
+            if best is None or score > best[0]:
+                best = (score, card, style)
+    return None if best is None else (best[1], best[2])
+
+
 def _wanted_orchestra(view: PlayerView) -> tuple[str, str] | None:
-    """(style, part) the most famous card in hand still lacks."""
-    me = view.me
-    have: dict[tuple[str, str], int] = {}
-    for o in me.orchestras:
-        key = (_style_of(view, o), _part_of(view, o))
-        have[key] = have.get(key, 0) + 1
-    cards = sorted((view.cards.music[c] for c in view.hand), key=lambda c: -c.fame[0])
-    for card in cards:
-        style = "modern" if card.modern is not None else "authentic"
-        need = card.requirement(style)
-        for part, n in zip(("instrumental", "vocal"), need, strict=True):
-            if have.get((style, part), 0) < n:
-                return style, part
+    """(style, part) the target card still lacks."""
+    target = _target(view)
+    if target is None:
+        return None
+    card, style = target
+    have: dict[str, int] = {"instrumental": 0, "vocal": 0}
+    for o in view.me.orchestras:
+        if _style_of(view, o) == style:
+            have[_part_of(view, o)] += 1
+    for part, n in zip(("instrumental", "vocal"), card.requirement(style), strict=True):
+        if have[part] < n:
+            return style, part
     return None
 
 
@@ -96,32 +111,33 @@ def greedy_strategy(view: PlayerView, decision: Decision) -> Answer:
     if kind == "media_bid":
         return min(decision.hi, decision.step * rng.randrange(0, 8))
     if kind == "venue":
-        items = len(me.orchestras) + 1
-        if me.money < 300:
+        if me.money < 250:
             for tour in ("large-commercial", "small-commercial"):
                 if tour in decision.options:
                     return tour
-        if me.money > 1500 and "small-academic" in decision.options:
-            return "small-academic"
-        for hall in ("university", "dome", "opera", "chapel"):
-            if hall in decision.options and HALLS[hall][1] >= min(items, 6):
+        target = _target(view)
+        need = sum(target[0].requirement(target[1])) if target else 1
+        need = min(need, len(me.orchestras) + 2)
+        for hall in ("chapel", "university", "dome", "opera"):
+            if hall in decision.options and HALLS[hall][1] >= need:
                 return hall
         return decision.options[0]
     if kind == "action":
         options = decision.options
         card, chosen, fame = _best_concert(view, _capacity(view))
         last_round = decision.info.get("round") == 3
-        if "concert" in options and card and (fame >= 4 or last_round):
+        if not view.hand and "buy" in options:
+            return "buy"
+        if "concert" in options and card and (fame >= 3 or (last_round and fame > 0)):
             return "concert"
+        want = _wanted_orchestra(view)
+        if "hire" in options and want and len(me.orchestras) < MAX_ORCHESTRAS \
+                and me.money >= 450 and any(
+                    o is not None and (_style_of(view, o), _part_of(view, o)) == want
+                    for o in view.orchestra_market):
+            return "hire"
         if "appease" in options and me.money > 400:
             return "appease"
-        if not view.hand and "buy" in options and me.money >= 300:
-            return "buy"
-        if "hire" in options and len(me.orchestras) < MAX_ORCHESTRAS and me.money >= 400 \
-                and _wanted_orchestra(view) is not None:
-            return "hire"
-        if "concert" in options and card and fame > 0:
-            return "concert"
         if "special" in options:
             return "special"
         if len(view.hand) < 2 and "buy" in options and me.money >= 300:
