@@ -15,7 +15,9 @@ widget, a replay) answers through the same door.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 Answer = Any  # str | int | tuple[str, ...]
@@ -45,7 +47,11 @@ class Decision:
     min_size: int = 0
     max_size: int = 0
     maximal: bool = False
-    info: dict[str, Any] = field(default_factory=dict, compare=False)
+    info: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        # Read-only, so a strategy cannot alter what the next one (or the stepper) sees.
+        object.__setattr__(self, "info", MappingProxyType(dict(self.info)))
 
     def describe_legal(self) -> str:
         """The legal answers in words, for error messages and teaching."""
@@ -70,11 +76,10 @@ class Decision:
         if self.space == "choice":
             if isinstance(answer, list):
                 answer = tuple(answer)
-            try:
-                if answer in self.options:
-                    return answer
-            except TypeError:  # unhashable junk
-                pass
+            for option in self.options:
+                # Same type too: 1.0 or True must not pass for the seat number 1.
+                if type(option) is type(answer) and option == answer:
+                    return option
             raise IllegalAnswer(f"{answer!r} is not legal")
         if self.space == "amount":
             if isinstance(answer, bool) or not isinstance(answer, int):
@@ -108,7 +113,7 @@ class Decision:
             total = sum(self.costs[i] * n for i, n in enumerate(counts))
             if total > self.budget:
                 raise IllegalAnswer(f"costs {total} G, more than {self.budget} G")
-            if self.maximal:
+            if self.maximal and size < self.max_size:
                 left = self.budget - total
                 for i, n in enumerate(counts):
                     limit = self.limits[i] if self.limits else 1

@@ -273,6 +273,8 @@ class Game:
             self.orchestra_deck.insert(0, orch)
             self._emit("orchestra_leaves", "P5.7", p.seat,
                        {"orchestra": orch, "reason": reason, "cause": rule})
+            # Slots left empty by an exhausted deck fill again now that it holds a card.
+            self._refill(self.orchestra_market, self.orchestra_deck)
             return
         p.markers[orch] = count
         self._emit("marker", rule, p.seat, {"orchestra": orch, "markers": count,
@@ -476,14 +478,15 @@ class Game:
             self._emit("no_media", "P2.3", None, {})
             return
         tied = [s for s in order if effective[s] == top]
-        rule = "P2.2"
         if len(tied) > 1:  # P2.2: less fame wins, then chance
             least = min(self.players[s].fame for s in tied)
+            tied_bids = tied
             tied = [s for s in tied if self.players[s].fame == least]
-            if len(tied) > 1:
+            by_chance = len(tied) > 1
+            if by_chance:
                 tied = [tied[self.rng.randrange(len(tied))]]
-                rule = "P2.2"
-            self._emit("media_tie", "P2.2", tied[0], {"fame": least, "by_chance": rule})
+            self._emit("media_tie", "P2.2", tied[0], {"tied": tied_bids, "fame": least,
+                                                      "by_chance": by_chance})
         winner = tied[0]
         self.media = winner
         if bids[winner]:

@@ -68,9 +68,11 @@ def rate_concert(card: MusicCard, style: str, brought: tuple[int, int], markers:
 def best_style_rating(card: MusicCard, orchestra_style: str, brought: tuple[int, int],
                       markers: int, *, restored: bool, media: bool) -> Rating:
     """RULING-STYLE=best-of-card: judge against whichever of the card's styles rates best."""
-    styles = [s for s in ("authentic", "modern") if card.has_style(s)]
-    if orchestra_style not in styles:
-        styles.append(orchestra_style)
+    if not (card.has_style("authentic") and card.has_style("modern")):
+        # Only a card showing both styles lets the player choose (P4.CONCERT.3).
+        return rate_concert(card, orchestra_style, brought, markers, restored=restored,
+                            media=media)
+    styles = ["authentic", "modern"]
     ratings = [rate_concert(card, s, brought, markers, restored=restored, media=media)
                for s in styles]
     # Prefer the orchestras' own style on equal levels (the default reading).

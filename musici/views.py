@@ -3,11 +3,17 @@
 A :class:`PlayerView` wraps the game and exposes only what its seat may know: its own hand
 and secret bid, the public table, public history and its own private events. It never shows
 another hand, a bid before the reveal, or deck order. Everything it returns is immutable
-(tuples, frozen records), so a strategy cannot change the game through its view.
+or a copy, so a strategy cannot change the game through its view.
+
+The view guards against accidental cheating, not against a strategy that deliberately
+digs into ``view._game``: strategies run in the game's process. Seeds are visible in bug
+reports, and a small seed can be found by brute force from public cards, so tournaments
+between untrusted bots should use large random seeds (``secrets.randbits(63)``).
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -153,9 +159,10 @@ class PlayerView:
 
     @property
     def history(self) -> tuple[Event, ...]:
-        """Public events and this seat's private ones. Events are records: do not mutate."""
+        """Public events and this seat's private ones, as copies (the log stays intact)."""
         seat = self.seat
-        return tuple(e for e in self._game.events if e.private is None or seat in e.private)
+        return copy.deepcopy(
+            tuple(e for e in self._game.events if e.private is None or seat in e.private))
 
     def __repr__(self) -> str:
         return f"<PlayerView seat {self.seat}, month {self.month} {self.phase}>"

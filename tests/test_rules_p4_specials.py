@@ -9,11 +9,13 @@ pass quietly (:func:`run`), and checks the events and the concrete effects.
 from __future__ import annotations
 
 import random
+from functools import cache
 
 import pytest
-from conftest import advance_to, make_game
+from conftest import advance_to
 
-from musici import Game, IllegalAnswer
+from musici import Game, IllegalAnswer, RuleSet
+from musici.cards import CardSet, cardset_from_data, standard_cardset_data
 from musici.state import AREAS
 
 ALL_SCORES = [f"S{i:02d}" for i in range(1, 31)]
@@ -22,11 +24,41 @@ ALL_DISCOVERIES = {"authentic": [f"D{i:02d}" for i in range(1, 11)],
 ALL_ORCHESTRAS = [f"O{i:02d}" for i in range(1, 33)]
 
 
+# The numbers these tests rely on, pinned so that tuning the bundled card data does not
+# change what is tested: fame [good, fair, poor], income, authentic and modern requirements.
+PINNED = {
+    "S01": ([7, 3, -1], 180, [2, 2], [3, 3]),  # Bach, Mass in B minor
+    "S02": ([3, 1, 0], 50, [1, 0], [2, 0]),
+    "S03": ([4, 2, 0], 100, [2, 0], [2, 0]),  # Vivaldi, The Four Seasons
+    "S06": ([4, 2, 0], 90, [2, 0], [2, 0]),  # Corelli
+    "S11": ([4, 2, -1], 90, [1, 1], [2, 1]),  # Pergolesi, Stabat Mater
+    "S16": ([3, 1, 0], 40, [1, 0], [1, 0]),  # Haydn, Emperor quartet
+    "S20": ([3, 1, 0], 45, [1, 0], [1, 0]),
+    "S23": ([4, 2, 0], 90, None, [1, 1]),  # Schubert, Winterreise
+    "S28": ([7, 3, -1], 220, None, [5, 0]),  # Dvorak, New World
+    "S30": ([6, 3, -1], 180, None, [2, 2]),  # Faure, Requiem
+    "D05": ([3, 1, 0], 45, [2, 0], None),  # Geminiani (Corelli's student)
+    "D09": ([2, 1, 0], 25, [1, 0], None),  # Soler
+    "D20": ([2, 1, 0], 25, None, [1, 0]),  # Ravel (Faure's student)
+}
+
+
+@cache
+def pinned_cards() -> CardSet:
+    data = standard_cardset_data()
+    for card in data["scores"] + data["discoveries"]:
+        if card["id"] in PINNED:
+            fame, income, authentic, modern = PINNED[card["id"]]
+            card.update(fame=fame, income=income, authentic=authentic, modern=modern)
+    return cardset_from_data(data, "bundled cards with pinned test values")
+
+
 # ---------------------------------------------------------------------------- helpers
 def start(seed: int = 2, **options: object) -> tuple[Game, int]:
     """A 4-player game at the start player's first P4 action of month 1, with a clean
     table: everyone 1500 G, fame 0, no cards, no orchestras, no special cards."""
-    g = make_game(players=4, seed=seed, **options)
+    rules = RuleSet.from_options({k.replace("_", "-"): v for k, v in options.items()})
+    g = Game(players=4, seed=seed, rules=rules, cards=pinned_cards())
     advance_to(g, "action", when=lambda g: g.month == 1 and g.round == 1)
     s = g.decision.player
     assert s == g.start_player
@@ -140,6 +172,12 @@ def fame_after(g: Game, s: int, month: int = 1) -> int:
 
 def others(g: Game, s: int) -> list[int]:
     return [(s + i) % g.n for i in range(1, g.n)]
+
+
+def seen_since(g: Game, seat: int, since: int) -> list:
+    """The events after index ``since`` that ``seat``'s view shows."""
+    new = {id(e) for e in g.events[since:]}
+    return [e for e in g.view(seat).history if id(e) in new]
 
 
 def assert_illegal_and_unchanged(g: Game, answer) -> None:
@@ -259,7 +297,6 @@ def test_with_a_concert_venue_and_salaries_are_paid_in_full():
 ])
 def test_idle_bonus_for_at_most_one_action_and_no_concert(plan, bonus):
     g, s = start()
-    p = g.players[s]
     table(g, hands={s: ["S03", "S16"]}, orchestras={s: ["O21", "O22"]},
           orch_market=["O01", "O02", "O03", "O04"])
     place(g, {s: "chapel"})
@@ -271,9 +308,8 @@ def test_idle_bonus_for_at_most_one_action_and_no_concert(plan, bonus):
             g.answer("hire")
             g.answer(g.decision.options[0])
         else:
-            concert(g, "S03", ("O21", "O22"))
+            concert(g, "S16", ("O21",))  # the Chapel takes one orchestra
     end_month(g)
-    assert p.actions == 0  # reset at month end; count from the events instead
     assert len(evs(g, seat=s, kind="action")) == len(plan)
     paid = evs(g, seat=s, phase="P5", kind="income", rule="P4.4")
     assert [e.data["amount"] for e in paid] == ([100] if bonus else [])
@@ -571,7 +607,7 @@ def test_negotiated_purchase_from_another_hand(ruling):
     # handed over face down: only buyer and seller learn the card
     (passed,) = evs(g, kind="card_passed", since=since)
     assert sorted(passed.private) == sorted((s, t))
-    assert any("S14" in repr(e.data) for e in g.view(s).history[since:])
+    assert any("S14" in repr(e.data) for e in seen_since(g, s, since))
     seen_by_u = [e for e in g.view(u).history if e.month == 1 and e.phase == "P4"]
     assert not any("S14" in repr(e.data) for e in seen_by_u)
 
@@ -616,7 +652,7 @@ def test_declined_negotiation_without_money_for_a_face_up_card_spends_the_action
     g.answer("decline")
     assert len(evs(g, seat=s, kind="action_spent", rule="P4.BUY.3")) == 1
     assert p.hand == [] and p.money == 60 and g.score_market == market
-    assert g.decision.player != s or g.round > 1
+    assert p.actions == 1
 
 
 @pytest.mark.rules("P4.BUY.4")
@@ -680,8 +716,8 @@ def test_discover_draws_the_top_card_privately(deck):
     assert public.private is None and public.data == {"deck": deck}
     (drew,) = evs(g, seat=s, kind="drew", since=since)
     assert drew.private == (s,) and drew.data["card"] == top
-    assert any(e.kind == "drew" for e in g.view(s).history[since:])
-    assert not any(top in repr(e.data) for e in g.view(u).history[since:])
+    assert any(e.kind == "drew" for e in seen_since(g, s, since))
+    assert not any(top in repr(e.data) for e in seen_since(g, u, since))
     assert g.view(u).player(s).hand_size == 1
     assert top not in repr(g.view(u).player(s))
 
@@ -1099,7 +1135,7 @@ def test_collector_takes_one_face_up_and_a_discovery_card(deck):
     assert g.score_market == ["S05", top, "S15", "S20"]
     (drew,) = evs(g, seat=s, kind="drew", since=since)
     assert drew.private == (s,) and drew.data["card"] == found
-    assert not any(found in repr(e.data) for e in g.view(u).history[since:])
+    assert not any(found in repr(e.data) for e in seen_since(g, u, since))
 
 
 @pytest.mark.rules("SPECIAL.S8", "P4.BUY.5")
