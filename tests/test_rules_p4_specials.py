@@ -176,8 +176,8 @@ def others(g: Game, s: int) -> list[int]:
 
 def seen_since(g: Game, seat: int, since: int) -> list:
     """The events after index ``since`` that ``seat``'s view shows."""
-    new = {id(e) for e in g.events[since:]}
-    return [e for e in g.view(seat).history if id(e) in new]
+    before = sum(1 for e in g.events[:since] if e.visible_to(seat))
+    return list(g.view(seat).history[before:])
 
 
 def assert_illegal_and_unchanged(g: Game, answer) -> None:
