@@ -131,10 +131,11 @@ def greedy_strategy(view: PlayerView, decision: Decision) -> Answer:
         if "concert" in options and card and (fame >= 3 or (last_round and fame > 0)):
             return "concert"
         want = _wanted_orchestra(view)
-        if "hire" in options and want and len(me.orchestras) < MAX_ORCHESTRAS \
-                and me.money >= 450 and any(
-                    o is not None and (_style_of(view, o), _part_of(view, o)) == want
-                    for o in view.orchestra_market):
+        matching = want is not None and any(
+            o is not None and (_style_of(view, o), _part_of(view, o)) == want
+            for o in view.orchestra_market)
+        if "hire" in options and len(me.orchestras) < MAX_ORCHESTRAS and (
+                (matching and me.money >= 400) or (len(me.orchestras) < 2 and me.money >= 250)):
             return "hire"
         if "appease" in options and me.money > 400:
             return "appease"
@@ -163,7 +164,11 @@ def greedy_strategy(view: PlayerView, decision: Decision) -> Answer:
         for o in market:
             if want and (_style_of(view, o), _part_of(view, o)) == want:
                 return o
-        return market[0] if market else decision.options[0]
+        for o in market:  # the right part in the cheaper (modern) style
+            if want and (_style_of(view, o), _part_of(view, o)) == ("modern", want[1]):
+                return o
+        return min(market, key=lambda o: view.cards.orchestras[o].price) if market \
+            else decision.options[0]
     if kind == "buy":
         market = [c for c in decision.options if not c.startswith("player:")]
         if market:
