@@ -15,6 +15,7 @@ from conftest import advance_to, events_of, make_game, rule_events
 
 from musici import IllegalAnswer, standard_cardset
 from musici import rating as R
+from musici.cards import MusicCard
 from musici.engine import Game
 
 CARDS = standard_cardset()
@@ -107,31 +108,42 @@ def end_now(g: Game) -> Game:
 
 
 # ============================================================================ RATE (pure)
+# Synthetic cards keep the pure rating tests independent of the tuned card data.
+BOTH = MusicCard("X1", "score", "js-bach", "both corners", "baroque", (7, 3, -1), 100,
+                 (2, 2), (3, 3))
+MODERN_ONLY = MusicCard("X2", "score", "beethoven", "modern only", "classical", (9, 4, -2),
+                        100, None, (5, 2))
+INSTR = MusicCard("X3", "score", "vivaldi", "instrumental", "baroque", (4, 2, 0), 100,
+                  (2, 0), (2, 0))
+SOLO = MusicCard("X4", "score", "js-bach", "solo", "baroque", (3, 1, 0), 100, (1, 0), (2, 0))
+FOUND = MusicCard("X5", "discovery", "js-bach", "lost aria", "baroque", (2, 1, 0), 30,
+                  (1, 1), None, deck="authentic")
+
 RATE_CASES = [
     # card, style, brought, markers, restored, level, reasons
-    ("S01", "modern", (3, 3), 0, True, "good", ("RATE.GOOD",)),
-    ("S01", "modern", (4, 4), 0, True, "good", ("RATE.GOOD",)),  # more than required
-    ("S01", "modern", (5, 3), 0, True, "good", ("RATE.GOOD",)),
-    ("S01", "modern", (2, 3), 0, True, "fair", ("RATE.FAIR.2",)),  # exactly 10 below
-    ("S01", "modern", (3, 2), 0, True, "fair", ("RATE.FAIR.2",)),
-    ("S01", "modern", (2, 2), 0, True, "poor", ("RATE.POOR.2",)),  # exactly 20 below
-    ("S01", "modern", (1, 2), 0, True, "poor", ("RATE.POOR.2",)),  # 30 below
-    ("S17", "authentic", (5, 2), 0, True, "fair", ("RATE.FAIR.1",)),  # mismatch, enough
-    ("S17", "authentic", (7, 3), 0, True, "fair", ("RATE.FAIR.1",)),
-    ("S17", "authentic", (4, 2), 0, True, "poor", ("RATE.POOR.1",)),  # mismatch, 10 short
-    ("S17", "authentic", (7, 0), 0, True, "poor", ("RATE.POOR.3",)),  # no singers
-    ("S01", "authentic", (4, 0), 0, True, "poor", ("RATE.POOR.3",)),  # total met, no singers
-    ("S01", "authentic", (0, 4), 0, True, "poor", ("RATE.POOR.3",)),
-    ("S03", "authentic", (2, 1), 0, True, "good", ("RATE.GOOD",)),  # singers not required
-    ("S02", "authentic", (1, 0), 1, True, "fair", ("RATE.FAIR.3",)),
-    ("S02", "authentic", (1, 0), 2, True, "poor", ("RATE.POOR.4",)),
-    ("S02", "authentic", (1, 0), 3, True, "poor", ("RATE.POOR.4",)),
-    ("D02", "authentic", (1, 1), 0, False, "poor", ("RATE.POOR.5",)),
-    ("D02", "authentic", (1, 1), 0, True, "good", ("RATE.GOOD",)),
-    ("S02", "authentic", (1, 0), 0, False, "good", ("RATE.GOOD",)),  # POOR.5: discovery only
-    ("S01", "modern", (2, 0), 2, True, "poor", ("RATE.POOR.2", "RATE.POOR.3", "RATE.POOR.4")),
-    ("S01", "modern", (2, 3), 1, True, "fair", ("RATE.FAIR.2", "RATE.FAIR.3")),
-    ("S17", "authentic", (5, 2), 1, True, "fair", ("RATE.FAIR.1", "RATE.FAIR.3")),
+    (BOTH, "modern", (3, 3), 0, True, "good", ("RATE.GOOD",)),
+    (BOTH, "modern", (4, 4), 0, True, "good", ("RATE.GOOD",)),  # more than required
+    (BOTH, "modern", (5, 3), 0, True, "good", ("RATE.GOOD",)),
+    (BOTH, "modern", (2, 3), 0, True, "fair", ("RATE.FAIR.2",)),  # exactly 10 below
+    (BOTH, "modern", (3, 2), 0, True, "fair", ("RATE.FAIR.2",)),
+    (BOTH, "modern", (2, 2), 0, True, "poor", ("RATE.POOR.2",)),  # exactly 20 below
+    (BOTH, "modern", (1, 2), 0, True, "poor", ("RATE.POOR.2",)),  # 30 below
+    (MODERN_ONLY, "authentic", (5, 2), 0, True, "fair", ("RATE.FAIR.1",)),  # mismatch, enough
+    (MODERN_ONLY, "authentic", (7, 3), 0, True, "fair", ("RATE.FAIR.1",)),
+    (MODERN_ONLY, "authentic", (4, 2), 0, True, "poor", ("RATE.POOR.1",)),  # 10 short
+    (MODERN_ONLY, "authentic", (7, 0), 0, True, "poor", ("RATE.POOR.3",)),  # no singers
+    (BOTH, "authentic", (4, 0), 0, True, "poor", ("RATE.POOR.3",)),  # total met, no singers
+    (BOTH, "authentic", (0, 4), 0, True, "poor", ("RATE.POOR.3",)),
+    (INSTR, "authentic", (2, 1), 0, True, "good", ("RATE.GOOD",)),  # singers not required
+    (SOLO, "authentic", (1, 0), 1, True, "fair", ("RATE.FAIR.3",)),
+    (SOLO, "authentic", (1, 0), 2, True, "poor", ("RATE.POOR.4",)),
+    (SOLO, "authentic", (1, 0), 3, True, "poor", ("RATE.POOR.4",)),
+    (FOUND, "authentic", (1, 1), 0, False, "poor", ("RATE.POOR.5",)),
+    (FOUND, "authentic", (1, 1), 0, True, "good", ("RATE.GOOD",)),
+    (SOLO, "authentic", (1, 0), 0, False, "good", ("RATE.GOOD",)),  # POOR.5: discovery only
+    (BOTH, "modern", (2, 0), 2, True, "poor", ("RATE.POOR.2", "RATE.POOR.3", "RATE.POOR.4")),
+    (BOTH, "modern", (2, 3), 1, True, "fair", ("RATE.FAIR.2", "RATE.FAIR.3")),
+    (MODERN_ONLY, "authentic", (5, 2), 1, True, "fair", ("RATE.FAIR.1", "RATE.FAIR.3")),
 ]
 
 
@@ -140,7 +152,7 @@ RATE_CASES = [
                    "RATE.GOOD")
 @pytest.mark.parametrize("card,style,brought,markers,restored,level,reasons", RATE_CASES)
 def test_rate_concert_conditions(card, style, brought, markers, restored, level, reasons):
-    r = R.rate_concert(CARDS.music[card], style, brought, markers, restored=restored)
+    r = R.rate_concert(card, style, brought, markers, restored=restored)
     assert r.level == level
     assert r.base_level == level
     assert r.reasons == reasons
@@ -152,15 +164,15 @@ def test_rate_concert_conditions(card, style, brought, markers, restored, level,
 
 @pytest.mark.rules("RATE.POOR.1", "RATE.FAIR.1")
 def test_rate_requirement_of_other_style_when_card_lacks_the_style():
-    # S17 (Beethoven 9) is modern only: played authentically it is judged against [5, 2].
-    r = R.rate_concert(CARDS.music["S17"], "authentic", (5, 2), 0)
+    # A modern-only card played authentically is judged against its modern corner [5, 2].
+    r = R.rate_concert(MODERN_ONLY, "authentic", (5, 2), 0)
     assert r.required == (5, 2)
     assert r.level == "fair" and r.reasons == ("RATE.FAIR.1",)
-    # S01 has both corners: each style is judged against its own requirement.
-    assert R.rate_concert(CARDS.music["S01"], "authentic", (2, 2), 0).required == (2, 2)
-    assert R.rate_concert(CARDS.music["S01"], "authentic", (2, 2), 0).level == "good"
-    assert R.rate_concert(CARDS.music["S01"], "modern", (2, 2), 0).required == (3, 3)
-    assert R.rate_concert(CARDS.music["S01"], "modern", (2, 2), 0).level == "poor"
+    # A card with both corners: each style is judged against its own requirement.
+    auth = R.rate_concert(BOTH, "authentic", (2, 2), 0)
+    mod = R.rate_concert(BOTH, "modern", (2, 2), 0)
+    assert auth.required == (2, 2) and auth.level == "good"
+    assert mod.required == (3, 3) and mod.level == "poor"
 
 
 @pytest.mark.rules("RATE.MEDIA")
@@ -172,9 +184,8 @@ def test_rate_requirement_of_other_style_when_card_lacks_the_style():
     ((3, 3), 1, "fair", "good"),
 ])
 def test_rate_media_raises_one_level(brought, markers, base, level):
-    card = CARDS.music["S01"]
-    plain = R.rate_concert(card, "modern", brought, markers, media=False)
-    raised = R.rate_concert(card, "modern", brought, markers, media=True)
+    plain = R.rate_concert(BOTH, "modern", brought, markers, media=False)
+    raised = R.rate_concert(BOTH, "modern", brought, markers, media=True)
     assert plain.level == base and plain.base_level == base
     assert raised.base_level == base
     assert raised.level == level
@@ -183,17 +194,31 @@ def test_rate_media_raises_one_level(brought, markers, base, level):
 
 
 # ============================================================================ RATE (engine)
+def value(g: Game, card: str, level: str) -> int:
+    """The card's fame for a rating (COMP.5 X/Y/Z), read from the game's card set."""
+    return g.cards.music[card].fame[R.FAME_INDEX[level]]
+
+
+def need(g: Game, card: str, style: str, requirement: tuple[int, int] | None) -> None:
+    """Precondition on the (tunable) card data this test is built on."""
+    music = g.cards.music[card]
+    assert (music.authentic if style == "authentic" else music.modern) == requirement, (
+        f"card data changed: {card} {style} is no longer {requirement}")
+
+
 @pytest.mark.rules("RATE.POOR.2", "RATE.MEDIA", "RATE.FAME")
 def test_engine_concert_event_poor_raised_by_media():
     g, order = fresh()
     s = order[0]
     p = g.players[s]
-    p.hand = ["S01"]  # Bach B minor Mass: modern [3, 3], fame 7/3/-1, income 180
+    need(g, "S01", "modern", (3, 3))  # Bach B minor Mass
+    p.hand = ["S01"]
     p.orchestras = ["O01", "O02", "O11", "O12"]
     p.fame = 5
     g.media = s
     ev = hold_concert(g, s, "S01", ("O01", "O02", "O11", "O12"))
     d = ev.data
+    fair = value(g, "S01", "fair")
     assert ev.rule == "P4.CONCERT.4"
     assert d["card"] == "S01" and d["kind"] == "score"
     assert d["style"] == "modern"
@@ -201,68 +226,73 @@ def test_engine_concert_event_poor_raised_by_media():
     assert d["markers"] == 0 and d["media"] is True and d["venue"] == "opera"
     assert d["base_rating"] == "poor" and d["rating"] == "fair"
     assert d["reasons"] == ["RATE.POOR.2"]
-    assert d["card_fame"] == 3  # the fair value (RATE.FAME, after the media upgrade)
+    assert d["card_fame"] == fair  # the fair value (RATE.FAME, after the media upgrade)
     assert d["restoration"] is None
-    assert d["fame"] == 3 and d["income"] == 180
-    assert p.fame == 8
+    assert d["fame"] == fair and d["income"] == g.cards.music["S01"].income
+    assert p.fame == 5 + fair
     assert p.played == ["S01"] and p.hand == []
 
 
 @pytest.mark.rules("RATE.POOR.2", "RATE.FAME")
-def test_engine_concert_poor_without_media_loses_fame():
+def test_engine_concert_poor_without_media():
     g, order = fresh()
     s = order[0]
     p = g.players[s]
+    need(g, "S01", "modern", (3, 3))
     p.hand = ["S01"]
     p.orchestras = ["O01", "O02", "O11", "O12"]
     p.fame = 5
     g.media = order[1]  # someone else holds the media: no upgrade for s
     ev = hold_concert(g, s, "S01", ("O01", "O02", "O11", "O12"))
+    poor = value(g, "S01", "poor")
     assert ev.data["media"] is False
     assert ev.data["rating"] == "poor" and ev.data["base_rating"] == "poor"
-    assert ev.data["card_fame"] == -1 and ev.data["fame"] == -1
-    assert p.fame == 4
+    assert ev.data["card_fame"] == poor and ev.data["fame"] == poor
+    assert p.fame == 5 + poor
 
 
 @pytest.mark.rules("RATE.FAIR.1", "RATE.POOR.1", "RATE.FAME")
-@pytest.mark.parametrize("orchs,rating,reason,fame", [
-    (("O21", "O22", "O23", "O24", "O25", "O27", "O28"), "fair", "RATE.FAIR.1", 4),
-    (("O21", "O22", "O23", "O24", "O27", "O28"), "poor", "RATE.POOR.1", -2),
+@pytest.mark.parametrize("orchs,rating,reason", [
+    (("O21", "O22", "O23", "O24", "O25", "O27", "O28"), "fair", "RATE.FAIR.1"),
+    (("O21", "O22", "O23", "O24", "O27", "O28"), "poor", "RATE.POOR.1"),
 ])
-def test_engine_style_mismatch(orchs, rating, reason, fame):
+def test_engine_style_mismatch(orchs, rating, reason):
     g, order = fresh()
     s = order[0]
     p = g.players[s]
-    p.hand = ["S17"]  # Beethoven 9: modern only [5, 2], fame 9/4/-2
+    need(g, "S17", "authentic", None)  # Beethoven 9: modern only
+    need(g, "S17", "modern", (5, 2))
+    p.hand = ["S17"]
     p.orchestras = ["O21", "O22", "O23", "O24", "O25", "O27", "O28"]
     p.fame = 10
     ev = hold_concert(g, s, "S17", orchs)
     assert ev.data["style"] == "authentic"
     assert ev.data["required"] == [5, 2]
     assert ev.data["rating"] == rating and ev.data["reasons"] == [reason]
-    assert ev.data["fame"] == fame
-    assert p.fame == 10 + fame
+    assert ev.data["fame"] == value(g, "S17", rating)
+    assert p.fame == 10 + value(g, "S17", rating)
 
 
 @pytest.mark.rules("RATE.FAIR.3", "RATE.POOR.4", "RATE.GOOD", "RATE.FAME")
-@pytest.mark.parametrize("markers,rating,reason,fame", [
-    (0, "good", "RATE.GOOD", 3),
-    (1, "fair", "RATE.FAIR.3", 1),
-    (2, "poor", "RATE.POOR.4", 0),
+@pytest.mark.parametrize("markers,rating,reason", [
+    (0, "good", "RATE.GOOD"),
+    (1, "fair", "RATE.FAIR.3"),
+    (2, "poor", "RATE.POOR.4"),
 ])
-def test_engine_markers_on_brought_orchestras(markers, rating, reason, fame):
+def test_engine_markers_on_brought_orchestras(markers, rating, reason):
     g, order = fresh()
     s = order[0]
     p = g.players[s]
-    p.hand = ["S02"]  # Brandenburg 5: authentic [1, 0], fame 3/1/0
+    need(g, "S02", "authentic", (1, 0))  # Brandenburg 5
+    p.hand = ["S02"]
     p.orchestras = ["O21", "O22"]
     p.markers = {"O21": markers, "O22": 2} if markers else {"O22": 2}
     p.fame = 10
     ev = hold_concert(g, s, "S02", ("O21",))  # O22 (2 markers) stays home
     assert ev.data["markers"] == markers
     assert ev.data["rating"] == rating and ev.data["reasons"] == [reason]
-    assert ev.data["card_fame"] == fame
-    assert p.fame == 10 + fame
+    assert ev.data["card_fame"] == value(g, "S02", rating)
+    assert p.fame == 10 + value(g, "S02", rating)
 
 
 @pytest.mark.rules("RATE.POOR.3")
@@ -270,13 +300,14 @@ def test_engine_missing_performance_type_is_poor():
     g, order = fresh()
     s = order[0]
     p = g.players[s]
-    p.hand = ["S01"]  # authentic [2, 2]
+    need(g, "S01", "authentic", (2, 2))
+    p.hand = ["S01"]
     p.orchestras = ["O21", "O22", "O23", "O24"]  # 40 instrumentalists, no singers
     p.fame = 10
     ev = hold_concert(g, s, "S01", ("O21", "O22", "O23", "O24"))
     assert ev.data["brought"] == [4, 0]
     assert ev.data["rating"] == "poor" and ev.data["reasons"] == ["RATE.POOR.3"]
-    assert p.fame == 9
+    assert p.fame == 10 + value(g, "S01", "poor")
 
 
 @pytest.mark.rules("RATE.GOOD", "RATE.FAME")
@@ -286,14 +317,16 @@ def test_engine_more_than_required_is_good_and_tour_multiplies_after_card_fame()
     p = g.players[s]
     place(g, {s: "large-academic", order[1]: "university", order[2]: "dome",
               order[3]: "chapel"})
-    p.hand = ["S02"]  # authentic [1, 0], good 3
+    need(g, "S02", "authentic", (1, 0))
+    p.hand = ["S02"]
     p.orchestras = ["O21", "O22", "O27"]
     ev = hold_concert(g, s, "S02", ("O21", "O22", "O27"))
+    good = value(g, "S02", "good")
     assert ev.data["brought"] == [2, 1]
     assert ev.data["rating"] == "good" and ev.data["reasons"] == ["RATE.GOOD"]
-    assert ev.data["card_fame"] == 3  # before P3.TOUR
-    assert ev.data["fame"] == 6  # large academic tour: fame x2
-    assert p.fame == 6
+    assert ev.data["card_fame"] == good  # before P3.TOUR
+    assert ev.data["fame"] == 2 * good  # large academic tour: fame x2
+    assert p.fame == max(2 * good, 0)
 
 
 # ============================================================================ RESTORE (pure)
@@ -394,7 +427,7 @@ def test_restore_bonus_before_cap_is_uncapped():
 @pytest.mark.rules("RATE.POOR.5", "RESTORE.1")
 def test_restore_nothing_found_makes_discovery_poor():
     d03 = CARDS.music["D03"]
-    res = R.restoration(CARDS, d03, ["S13", "S17", "S25"])  # Mozart, Beethoven, Verdi
+    res = R.restoration(CARDS, d03, ["S13", "S17", "S27"])  # Mozart, Beethoven, Bizet
     assert res.matches == () and not res.found
     r = R.rate_concert(d03, "authentic", (1, 2), 0, restored=res.found)
     assert r.level == "poor" and r.reasons == ("RATE.POOR.5",)
@@ -420,16 +453,18 @@ def _discovery_concert(options: dict, played: list[str], card: str, orchs: tuple
 
 @pytest.mark.rules("RESTORE.1", "RESTORE.2", "RESTORE.3", "RULING-LINEAGE", "RATE.GOOD")
 def test_engine_lineage_restoration_scarlatti_soler():
-    g, p, ev = _discovery_concert({}, ["S07"], "D09", ("O21",))  # Soler: authentic [1, 0]
+    g, p, ev = _discovery_concert({}, ["S07"], "D09", ("O21",))
+    need(g, "D09", "authentic", (1, 0))  # Soler
     d = ev.data
+    good = value(g, "D09", "good")
     assert d["kind"] == "discovery"
     assert d["rating"] == "good" and d["reasons"] == ["RATE.GOOD"]
     assert d["restoration"]["found"] is True
     assert d["restoration"]["matches"] == [["S07", 0, 1, ["lineage"]]]
     assert d["restoration"]["bonus"] == 1 and d["restoration"]["capped"] is False
-    assert d["card_fame"] == 2
-    assert d["fame"] == 3
-    assert p.fame == 13
+    assert d["card_fame"] == good
+    assert d["fame"] == good + 1
+    assert p.fame == 10 + good + 1
     assert p.played == ["S07", "D09"]
 
 
@@ -437,74 +472,98 @@ def test_engine_lineage_restoration_scarlatti_soler():
 def test_engine_direct_lineage_ruling_finds_nothing_for_scarlatti_soler():
     g, p, ev = _discovery_concert({"RULING_LINEAGE": "direct"}, ["S07"], "D09", ("O21",))
     d = ev.data
+    poor = value(g, "D09", "poor")
     assert d["restoration"]["found"] is False and d["restoration"]["matches"] == []
+    assert d["restoration"]["bonus"] == 0
     assert d["rating"] == "poor" and d["reasons"] == ["RATE.POOR.5"]
-    assert d["card_fame"] == 0 and d["fame"] == 0
-    assert p.fame == 10
+    assert d["card_fame"] == poor and d["fame"] == poor
+    assert p.fame == 10 + poor
 
 
 @pytest.mark.rules("RESTORE.1", "RESTORE.3")
 def test_engine_bach_and_bach_restoration():
-    g, p, ev = _discovery_concert({}, ["S01"], "D02", ("O21", "O27"))  # authentic [1, 1]
+    g, p, ev = _discovery_concert({}, ["S01"], "D02", ("O21", "O27"))
+    need(g, "D02", "authentic", (1, 1))
     d = ev.data
+    good = value(g, "D02", "good")
     assert d["restoration"]["matches"] == [["S01", 1, 1, ["nationality", "era",
                                                            "same composer"]]]
     assert d["restoration"]["bonus"] == 2
-    assert d["rating"] == "good" and d["card_fame"] == 2
-    assert d["fame"] == 4
-    assert p.fame == 14
+    assert d["rating"] == "good" and d["card_fame"] == good
+    assert d["fame"] == good + 2
+    assert p.fame == 10 + good + 2
+
+
+@pytest.mark.rules("RESTORE.1", "RATE.POOR.5")
+def test_engine_only_own_earlier_cards_restore():
+    g, order = fresh()
+    s = order[0]
+    p = g.players[s]
+    g.players[order[1]].played = ["S01", "S02"]  # another player's Bach does not count
+    p.hand = ["D02"]
+    p.orchestras = ["O21", "O27"]
+    p.fame = 10
+    ev = hold_concert(g, s, "D02", ("O21", "O27"))
+    assert ev.data["restoration"]["found"] is False
+    assert ev.data["rating"] == "poor" and ev.data["reasons"] == ["RATE.POOR.5"]
+    assert p.fame == 10 + value(g, "D02", "poor")
 
 
 @pytest.mark.rules("RATE.POOR.5")
 def test_engine_discovery_without_restoration_is_poor():
     # Mozart's opera gives Vivaldi's Motezuma neither nationality, era nor lineage.
     g, p, ev = _discovery_concert({}, ["S13"], "D03", ("O21", "O27", "O28"))
+    need(g, "D03", "authentic", (1, 2))
     d = ev.data
+    poor = value(g, "D03", "poor")
     assert d["brought"] == [1, 2] and d["required"] == [1, 2]
     assert d["restoration"]["found"] is False
     assert d["rating"] == "poor" and d["reasons"] == ["RATE.POOR.5"]
-    assert d["fame"] == -1
-    assert p.fame == 9
+    assert d["fame"] == poor
+    assert p.fame == 10 + poor
 
 
 @pytest.mark.rules("RESTORE.5", "RATE.POOR.5")
-@pytest.mark.parametrize("permanent,found,fame", [
-    (["P6"], True, 4),  # reconstructor: +1 era point, good: 3 + 1
-    (["P5"], False, -1),  # the modern pioneer does not help an authentic-back card
-    ([], False, -1),
+@pytest.mark.parametrize("permanent,found", [
+    (["P6"], True),  # reconstructor: +1 era point on a good rating
+    (["P5"], False),  # the modern pioneer does not help an authentic-back card
+    ([], False),
 ])
-def test_engine_pioneer_cards(permanent, found, fame):
+def test_engine_pioneer_cards(permanent, found):
     g, p, ev = _discovery_concert({}, [], "D03", ("O21", "O27", "O28"), permanent=permanent)
     d = ev.data
     assert d["restoration"]["found"] is found
     if found:
         assert d["restoration"]["matches"] == [["P6", 1, 0, ["era"]]]
         assert d["rating"] == "good"
+        fame = value(g, "D03", "good") + 1
     else:
         assert d["rating"] == "poor" and "RATE.POOR.5" in d["reasons"]
+        fame = value(g, "D03", "poor")
     assert d["fame"] == fame
     assert p.fame == 10 + fame
 
 
 @pytest.mark.rules("RESTORE.5")
 def test_engine_modern_pioneer_for_modern_discovery():
-    g, p, ev = _discovery_concert({}, [], "D20", ("O01",), permanent=["P5"])  # Ravel [1, 0]
+    g, p, ev = _discovery_concert({}, [], "D20", ("O01",), permanent=["P5"])
+    need(g, "D20", "modern", (1, 0))  # Ravel
     assert ev.data["restoration"]["matches"] == [["P5", 1, 0, ["era"]]]
     assert ev.data["rating"] == "good"
-    assert ev.data["fame"] == 3  # 2 + 1
-    assert p.fame == 13
+    assert ev.data["fame"] == value(g, "D20", "good") + 1
+    assert p.fame == 10 + value(g, "D20", "good") + 1
 
 
 @pytest.mark.rules("RESTORE.3", "RULING-RESTORE-GOOD", "RATE.FAIR.3", "RATE.POOR.4")
-@pytest.mark.parametrize("ruling,markers,rating,bonus,fame", [
-    ("good-only", 0, "good", 2, 4),
-    ("good-only", 1, "fair", 0, 1),
-    ("good-only", 2, "poor", 0, 0),
-    ("lineage-good-only", 0, "good", 2, 4),
-    ("lineage-good-only", 1, "fair", 1, 2),  # nationality/era point only
-    ("lineage-good-only", 2, "poor", 1, 1),
+@pytest.mark.parametrize("ruling,markers,rating,bonus", [
+    ("good-only", 0, "good", 2),
+    ("good-only", 1, "fair", 0),
+    ("good-only", 2, "poor", 0),
+    ("lineage-good-only", 0, "good", 2),
+    ("lineage-good-only", 1, "fair", 1),  # the nationality/era point only
+    ("lineage-good-only", 2, "poor", 1),
 ])
-def test_engine_restore_good_ruling(ruling, markers, rating, bonus, fame):
+def test_engine_restore_good_ruling(ruling, markers, rating, bonus):
     opts = {"RULING_RESTORE_GOOD": ruling}
     mk = {"O21": markers} if markers else {}
     g, p, ev = _discovery_concert(opts, ["S01"], "D02", ("O21", "O27"), markers=mk)
@@ -512,41 +571,58 @@ def test_engine_restore_good_ruling(ruling, markers, rating, bonus, fame):
     assert d["restoration"]["found"] is True
     assert d["rating"] == rating
     assert d["restoration"]["bonus"] == bonus
+    fame = value(g, "D02", rating) + bonus
     assert d["fame"] == fame
     assert p.fame == 10 + fame
 
 
+# Restoration points of earlier cards for D11 (Mozart Requiem, Austrian, classical):
+# Mozart (same composer) and Hummel (Mozart's pupil) 2 each; other classical cards 1 each.
+D11_TWO = ["S13", "S14", "D13"]
+D11_ONE = ["S15", "S16", "D10", "S18", "S19", "S20", "S21", "S22"]
+
+
 @pytest.mark.rules("RESTORE.4")
 def test_engine_restoration_capped_at_ten():
-    played = ["S13", "S14", "D13", "S15", "S16"]
+    played = D11_TWO + D11_ONE  # bonus 6 + 8 = 14
     g, p, ev = _discovery_concert({}, played, "D11", ("O01", "O02", "O11", "O12"), fame=0)
-    d = ev.data  # Mozart Requiem: modern [2, 2], good 4, bonus 8 -> 12 -> capped 10
-    assert d["rating"] == "good" and d["card_fame"] == 4
-    assert d["restoration"]["bonus"] == 8
+    need(g, "D11", "modern", (2, 2))
+    d = ev.data
+    good = value(g, "D11", "good")
+    assert good + 14 > 10
+    assert d["rating"] == "good" and d["card_fame"] == good
+    assert d["restoration"]["bonus"] == 14
     assert d["restoration"]["capped"] is True
     assert d["fame"] == 10
     assert p.fame == 10
 
 
 @pytest.mark.rules("RESTORE.4")
-def test_engine_restoration_at_exactly_ten_is_not_capped():
-    played = ["S13", "S14", "D13"]  # bonus 6; 4 + 6 = 10
-    g, p, ev = _discovery_concert({}, played, "D11", ("O01", "O02", "O11", "O12"), fame=0)
-    assert ev.data["restoration"]["bonus"] == 6
-    assert ev.data["restoration"]["capped"] is False
-    assert ev.data["fame"] == 10
+@pytest.mark.parametrize("total,capped", [(9, False), (10, False), (11, True)])
+def test_engine_restoration_cap_boundary(total, capped):
+    good = value(fresh()[0], "D11", "good")
+    bonus = total - good
+    assert 0 < bonus <= 14
+    twos = min(bonus // 2, 3)
+    played = D11_TWO[:twos] + D11_ONE[:bonus - 2 * twos]
+    _, p, ev = _discovery_concert({}, played, "D11", ("O01", "O02", "O11", "O12"), fame=0)
+    assert ev.data["restoration"]["bonus"] == bonus
+    assert ev.data["restoration"]["capped"] is capped
+    assert ev.data["fame"] == min(total, 10)
+    assert p.fame == min(total, 10)
 
 
 @pytest.mark.rules("RATE.FAME", "RESTORE.3")
 def test_engine_card_fame_is_before_restore_and_tour():
-    # D02 after S01 on the small academic tour: (2 + 2) x 1.5 = 6; the card's value is 2.
+    # D02 after S01 on the small academic tour: (good + 2) x 1.5; the card's value is good.
     g, p, ev = _discovery_concert({}, ["S01"], "D02", ("O21", "O27"), fame=0,
                                   venue="small-academic")
-    assert ev.data["card_fame"] == 2
+    good = value(g, "D02", "good")
+    assert ev.data["card_fame"] == good
     assert ev.data["restoration"]["bonus"] == 2
-    assert ev.data["fame"] == 6
+    assert ev.data["fame"] == (good + 2) * 3 // 2
     assert ev.data["income"] == 0
-    assert p.fame == 6
+    assert p.fame == (good + 2) * 3 // 2
 
 
 # ============================================================================ P5
@@ -557,24 +633,26 @@ def test_p5_income_after_tour_then_guarneri_then_venue_then_salaries():
     p = g.players[s]
     place(g, {s: "small-commercial", order[1]: "university", order[2]: "dome",
               order[3]: "chapel"})
-    p.hand = ["S03"]  # Vivaldi Four Seasons: modern [2, 0], income 100
+    need(g, "S03", "modern", (2, 0))  # Vivaldi Four Seasons
+    p.hand = ["S03"]
     p.orchestras = ["O01", "O02"]
     p.permanent = ["P1"]  # Guarneri
     p.fame = 10
     ev = hold_concert(g, s, "S03", ("O01", "O02"))
-    assert ev.data["income"] == 150  # x1.5
+    income = g.cards.music["S03"].income * 3 // 10 * 5  # x1.5, down to 5 G
+    assert ev.data["income"] == income
     assert ev.data["fame"] == 0  # commercial: fame given up
     p.money = 0  # only the income can pay what follows
     since = len(g.events)
     pass_p4(g)
     assert g.finished
     assert settle(g, s, since) == [
-        ("income", "P5.1", 150),
+        ("income", "P5.1", income),
         ("income", "SPECIAL.P1", 50),
         ("fame", "P5.2", -3),
         ("pay", "P5.3", 100),
     ]
-    assert p.money == 100
+    assert p.money == income + 50 - 100
     assert p.fame == 7
     assert p.markers == {}
 
@@ -586,16 +664,32 @@ def test_p5_large_commercial_income_doubled_and_five_fame():
     p = g.players[s]
     place(g, {s: "large-commercial", order[1]: "university", order[2]: "dome",
               order[3]: "chapel"})
-    p.hand = ["S20"]  # Boccherini quintet: modern [1, 0], income 45
+    need(g, "S20", "modern", (1, 0))  # Boccherini quintet
+    p.hand = ["S20"]
     p.orchestras = ["O01"]
     p.fame = 12
     hold_concert(g, s, "S20", ("O01",))
+    income = 2 * g.cards.music["S20"].income
     since = len(g.events)
     pass_p4(g)
     assert settle(g, s, since) == [
-        ("income", "P5.1", 90), ("fame", "P5.2", -5), ("pay", "P5.3", 50)]
-    assert p.money == 1000 + 90 - 50
+        ("income", "P5.1", income), ("fame", "P5.2", -5), ("pay", "P5.3", 50)]
+    assert p.money == 1000 + income - 50
     assert p.fame == 7
+
+
+@pytest.mark.rules("P5.1", "P5.2", "P5.3")
+def test_p5_players_settle_one_after_another_in_turn_order():
+    g, order = fresh()
+    for seat in order:
+        g.players[seat].orchestras = [f"O0{seat + 1}"]
+    since = len(g.events)
+    pass_p4(g)
+    seq = [e.player for e in g.events[since:] if e.phase == "P5" and e.player is not None]
+    collapsed = [x for i, x in enumerate(seq) if i == 0 or seq[i - 1] != x]
+    assert collapsed == order  # each player's whole settlement, start player first
+    for seat in order:  # bonus, half venue, half salary
+        assert [k for k, _, _ in settle(g, seat, since)] == ["income", "pay", "pay"]
 
 
 @pytest.mark.rules("P5.1", "P4.4")
@@ -634,7 +728,7 @@ def test_p5_venue_money_with_concert(venue, cost):
     pass_p4(g)
     pays = [e for e in g.events[since:] if e.kind == "pay" and e.player == s]
     assert [(e.rule, e.data["amount"]) for e in pays] == [("P5.2", cost), ("P5.3", 100)]
-    income = 0 if "academic" in venue else 50
+    income = 0 if "academic" in venue else g.cards.music["S02"].income
     assert p.money == 1000 + income - cost - 100
 
 
@@ -699,8 +793,9 @@ def test_p5_unpaid_venue_costs_fame_per_started_50(money, venue, unpaid, lost):
     since = len(g.events)
     pass_p4(g)
     ev = rule_events(g, "RULING-UNPAID-VENUE", since)
-    assert [(e.kind, e.data.get("amount"), e.data.get("fame", e.data.get("delta")))
-            for e in ev] == [("unpaid", unpaid, lost), ("fame", None, -lost)]
+    assert [(e.kind, e.data.get("amount"), e.data["fame"]) for e in ev] == [
+        ("unpaid", unpaid, lost), ("fame", None, 10 - lost)]
+    assert ev[1].data["delta"] == -lost
     assert p.money == 0
     assert p.fame == 10 - lost
 
@@ -755,6 +850,7 @@ def test_p5_salaries_choice_must_be_maximal():
     assert g.is_legal(("O21",)) and g.is_legal(("O01", "O02"))
     g.answer(("O21",))
     assert settle(g, s, since) == [
+        ("venue_free", "P3.HALL.1", None),
         ("pay", "P4.3", 50), ("marker", "P5.3", None), ("marker", "P5.3", None)]
     assert p.money == 10
     assert p.markers == {"O01": 1, "O02": 1}
@@ -765,6 +861,7 @@ def test_p5_salaries_choice_must_be_maximal():
 def test_p5_salaries_other_maximal_choice():
     g, s, p, since = _short_of_salaries(60)
     g.answer(("O01", "O02"))
+    assert settle(g, s, since)[-2:] == [("pay", "P4.3", 50), ("marker", "P5.3", None)]
     assert p.money == 10
     assert p.markers == {"O21": 1}
 
@@ -776,12 +873,14 @@ def test_p5_salaries_with_concert_are_full_and_paid_when_affordable():
     p = g.players[s]
     p.hand = ["S03"]
     p.orchestras = ["O01", "O02", "O21"]  # 50 + 50 + 100
-    hold_concert(g, s, "S03", ("O01", "O02"))  # modern [2, 0], income 100
+    need(g, "S03", "modern", (2, 0))
+    hold_concert(g, s, "S03", ("O01", "O02"))
+    income = g.cards.music["S03"].income
     since = len(g.events)
     pass_p4(g)
     assert settle(g, s, since) == [
-        ("income", "P5.1", 100), ("pay", "P5.2", 400), ("pay", "P5.3", 200)]
-    assert p.money == 1000 + 100 - 400 - 200
+        ("income", "P5.1", income), ("pay", "P5.2", 400), ("pay", "P5.3", 200)]
+    assert p.money == 1000 + income - 400 - 200
     assert p.markers == {}
 
 
@@ -816,7 +915,7 @@ def test_p5_fame_surcharge(fame, surcharge):
     p.actions = 2
     since = len(g.events)
     pass_p4(g)
-    expected = [("pay", "P4.3", 25)]
+    expected = [("venue_free", "P3.HALL.1", None), ("pay", "P4.3", 25)]
     if surcharge:
         expected.append(("pay", "P5.4", surcharge))
     assert settle(g, s, since) == expected
@@ -847,6 +946,7 @@ def test_p5_unpaid_surcharge_marker_of_players_choice():
     assert set(d.options) == {"O01", "O02"}
     g.answer("O02")
     assert settle(g, s, since) == [
+        ("venue_free", "P3.HALL.1", None),
         ("pay", "P4.3", 50), ("marker", "RULING-UNPAID-SURCHARGE", None)]
     assert p.markers == {"O02": 1}
     assert p.money == 50  # salaries paid, the surcharge was not
@@ -908,22 +1008,24 @@ def test_p5_stradivari_and_journalist_after_surcharge(other_area, journalist):
     p = g.players[s]
     place(g, {s: "opera", order[1]: other_area, order[2]: "small-academic",
               order[3]: "small-commercial"})
-    p.hand = ["S02"]  # good: +3
+    need(g, "S02", "authentic", (1, 0))
+    p.hand = ["S02"]
     p.orchestras = ["O21"]
     p.permanent = ["P2", "P7"]
-    p.fame = 26
+    p.fame = 29 - value(g, "S02", "good")
     hold_concert(g, s, "S02", ("O21",))
     assert p.fame == 29
+    income = g.cards.music["S02"].income
     since = len(g.events)
     pass_p4(g)
-    expected = [("income", "P5.1", 50), ("pay", "P5.2", 400), ("pay", "P5.3", 100),
+    expected = [("income", "P5.1", income), ("pay", "P5.2", 400), ("pay", "P5.3", 100),
                 ("fame", "SPECIAL.P2", 1)]
     if journalist:
         expected.append(("fame", "SPECIAL.P7", 1))
     # fame was 29 at P5.4: no surcharge, although it ends at 30 or more
     assert settle(g, s, since) == expected
     assert p.fame == (31 if journalist else 30)
-    assert p.money == 1000 + 50 - 400 - 100
+    assert p.money == 1000 + income - 400 - 100
 
 
 @pytest.mark.rules("P5.5")
@@ -999,6 +1101,9 @@ def test_p5_fame_floor_on_unpaid_venue(floor, expected):
     p.actions = 2
     since = len(g.events)
     pass_p4(g)  # the opera, half price: 200 G unpaid, 4 fame
+    lost = [e.data["delta"] for e in rule_events(g, "RULING-UNPAID-VENUE", since)
+            if e.kind == "fame"]
+    assert lost == [-4]
     assert p.fame == expected
     assert p.money == 0
 
@@ -1009,16 +1114,17 @@ def test_fame_floor_on_poor_concert(floor, expected):
     g, order = fresh(RULING_FAME_FLOOR=floor)
     s = order[0]
     p = g.players[s]
+    need(g, "S01", "modern", (3, 3))
     p.hand = ["S01"]
     p.orchestras = ["O01", "O02", "O11", "O12"]
     ev = hold_concert(g, s, "S01", ("O01", "O02", "O11", "O12"))
-    assert ev.data["fame"] == -1
+    assert ev.data["fame"] == value(g, "S01", "poor") == -1
     assert p.fame == expected
 
 
 # ============================================================================ END
 def _end_table(**options):
-    g, order = fresh(**options)
+    g, _ = fresh(**options)
     for p in g.players:
         p.fame = 10
         p.money = 500
@@ -1119,7 +1225,7 @@ def test_end_marker_penalty_and_fame_floor(floor, expected):
     g.players[1].fame = 1
     g.players[1].orchestras = ["O01", "O02"]
     g.players[1].markers = {"O01": 2, "O02": 1}
-    g.players[2].orchestras = ["O03", "O04"]  # most orchestras: 10 + 2
+    g.players[2].orchestras = ["O03", "O04", "O05"]  # most orchestras: 10 + 2
     end_now(g)
     assert g.results["fame"][1] == expected
     assert g.results["fame"][2] == Fraction(12)
