@@ -264,7 +264,8 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
                             f"field 'teachers': unknown composer {teacher!r}")
     graph = lineage_graph(composers.values())
     if not nx.is_directed_acyclic_graph(graph):
-        cycle = " -> ".join(a for a, _ in nx.find_cycle(graph))
+        edges = nx.find_cycle(graph)
+        cycle = " -> ".join([*(a for a, _ in edges), edges[0][0]])
         raise _fail(source, "composers", f"teacher links form a cycle: {cycle}")
 
     music: dict[str, MusicCard] = {}
@@ -281,7 +282,7 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
         n = sum(1 for c in music.values() if c.deck == deck)
         if n != DISCOVERY_COUNT_PER_DECK:
             raise _fail(source, "discoveries",
-                        f"expected {DISCOVERY_COUNT_PER_DECK} discovery cards with a {deck} "
+                        f"expected {DISCOVERY_COUNT_PER_DECK} discovery cards with the {deck} "
                         f"back (COMP.7), got {n}")
 
     orchestras: dict[str, OrchestraCard] = {}

@@ -628,7 +628,7 @@ class Game:
                                   == "lineage-good-only")
         total = base + bonus
         capped = False
-        if bonus and total > 10:  # RESTORE.4
+        if restore is not None and total > 10:  # RESTORE.4: a discovery card gives at most 10
             total, capped = 10, True
         venue = p.venue
         away = opts["RULING-ROUNDING"] == "away-from-zero"
