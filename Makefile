@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/musici play --players random,random,random,random --seed 7 --months 12
+	$(BIN)/musici play --players greedy,greedy,random,random --seed 7 --months 12
 
 lint: $(STAMP)
 	$(BIN)/ruff check musici tests benchmarks
