@@ -1012,6 +1012,9 @@ class Game:
         if total <= p.money:
             self._h_salaries(tuple(due), seat, tuple(due))
             return
+        if all(self._salary(p, o) > p.money for o in due):  # nothing payable: no choice
+            self._h_salaries((), seat, tuple(due))
+            return
         self._ask(Decision(seat, "salaries", "P5.3", space="subset", items=tuple(due),
                            costs=tuple(self._salary(p, o) for o in due), budget=p.money,
                            min_size=0, max_size=len(due), maximal=True),
