@@ -66,8 +66,13 @@ class Game:
         self.seed = seed
         self.rules = rules if rules is not None else RuleSet()
         self.cards = cards if cards is not None else standard_cardset()
-        self.rng = random.Random(seed)
-        self.seat_rngs = [random.Random(f"musici-seat:{seed}:{s}") for s in range(players)]
+        # Generator 0 is the game's chance; 1 + seat is that seat's own (for its bots).
+        # A generator may be parked as a state tuple until used, so clones stay cheap.
+        self._rngs: list[random.Random | None] = [
+            random.Random(seed),
+            *(random.Random(f"musici-seat:{seed}:{s}") for s in range(players)),
+        ]
+        self._rng_states: list[Any] = [None] * (players + 1)
         self.players = [PlayerState(s, START_MONEY) for s in range(players)]
         self.month = 1
         self.phase = "SETUP"
@@ -96,6 +101,28 @@ class Game:
         self._run()
 
     # ------------------------------------------------------------------ public API
+    def _random(self, index: int) -> random.Random:
+        rng = self._rngs[index]
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self._rng_states[index])
+            self._rngs[index] = rng
+            self._rng_states[index] = None
+        return rng
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's own generator: shuffles, the start player, media ties."""
+        return self._random(0)
+
+    def seat_rng(self, seat: int) -> random.Random:
+        """The generator of ``seat``'s strategy, seeded from the game's seed."""
+        return self._random(seat + 1)
+
+    @property
+    def seat_rngs(self) -> list[random.Random]:
+        return [self._random(s + 1) for s in range(self.n)]
+
     @property
     def finished(self) -> bool:
         return self.results is not None
@@ -189,13 +216,14 @@ class Game:
         """An independent copy (for search); ``keep_log=False`` drops events and answers."""
         new = Game.__new__(Game)
         new.__dict__.update(self.__dict__)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new.seat_rngs = []
-        for r in self.seat_rngs:
-            c = random.Random()
-            c.setstate(r.getstate())
-            new.seat_rngs.append(c)
+        # Park every generator as an (immutable) state shared by both games; each game
+        # rebuilds a generator only when it next draws from it.
+        for i, rng in enumerate(self._rngs):
+            if rng is not None:
+                self._rng_states[i] = rng.getstate()
+                self._rngs[i] = None
+        new._rngs = [None] * len(self._rngs)
+        new._rng_states = self._rng_states[:]
         new.players = [p.copy() for p in self.players]
         new.score_deck = self.score_deck[:]
         new.score_market = self.score_market[:]
