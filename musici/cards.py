@@ -41,6 +41,10 @@ SPECIAL_NAMES: Mapping[str, str] = MappingProxyType({
     "S6": "Rumourmonger", "S7": "Collector", "S8": "Thief",
 })
 PERMANENT_SPECIALS = frozenset({"P1", "P2", "P3", "P4", "P5", "P6", "P7"})
+# SPECIAL.P3/P4: a virtuoso plays as one instrumental orchestra of its style.
+VIRTUOSOS: Mapping[str, tuple[str, str]] = MappingProxyType({
+    "P3": ("modern", "instrumental"), "P4": ("authentic", "instrumental"),
+})
 
 
 class CardSetError(ValueError):
@@ -140,6 +144,14 @@ class CardSet:
             pairs = lineage_pairs(self.lineage_graph(), any_depth=any_depth)
             self._pairs[any_depth] = pairs
         return (a, b) in pairs
+
+    def performer(self, item: str) -> tuple[str, str]:
+        """(style, part) of an orchestra card or a virtuoso special card (SPECIAL.P3/P4)."""
+        virtuoso = VIRTUOSOS.get(item)
+        if virtuoso is not None:
+            return virtuoso
+        orchestra = self.orchestras[item]
+        return orchestra.style, orchestra.part
 
     def composer_of(self, card_id: str) -> Composer:
         return self.composers[self.music[card_id].composer]

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from musici import rating as R
-from musici.cards import CardSet, standard_cardset
+from musici.cards import VIRTUOSOS, CardSet, standard_cardset
 from musici.decisions import Answer, Decision, IllegalAnswer
 from musici.events import Event
 from musici.rules import RuleSet
@@ -591,7 +591,7 @@ class Game:
                 and bool(p.orchestras or self._virtuosos(p)))
 
     def _virtuosos(self, p: PlayerState) -> list[str]:
-        return [c for c in p.permanent if c in ("P3", "P4")]
+        return [c for c in p.permanent if c in VIRTUOSOS]
 
     def _start_concert(self, p: PlayerState) -> None:
         self._ask(Decision(p.seat, "concert_card", "P4.CONCERT.1", options=tuple(p.hand)),
@@ -600,7 +600,7 @@ class Game:
     def _h_concert_card(self, card: str, seat: int) -> None:
         p = self.players[seat]
         items = [*p.orchestras, *self._virtuosos(p)]
-        groups = [self._style_of(i) for i in items]
+        groups = [self.cards.performer(i)[0] for i in items]
         venue = p.venue
         capacity = HALLS[venue][1] if venue in HALLS else len(items)  # P4.CONCERT.2
         self._ask(Decision(seat, "concert_orchestras", "P4.CONCERT.2", space="subset",
@@ -609,24 +609,14 @@ class Game:
                            info={"card": card, "venue": venue, "capacity": capacity}),
                   Game._h_concert_orchestras, seat, card)
 
-    def _style_of(self, item: str) -> str:
-        if item == "P3":
-            return "modern"
-        if item == "P4":
-            return "authentic"
-        return self.cards.orchestras[item].style
-
     def _h_concert_orchestras(self, chosen: tuple[str, ...], seat: int, card_id: str) -> None:
         p = self.players[seat]
         card = self.cards.music[card_id]
         opts = self.rules.options
-        style = self._style_of(chosen[0])  # P4.CONCERT.3 RULING-STYLE
+        style = self.cards.performer(chosen[0])[0]  # P4.CONCERT.3 RULING-STYLE
         instr = vocal = markers = 0
-        for item in chosen:
-            if item in ("P3", "P4"):
-                instr += 1  # SPECIAL.P3/P4: one instrumental orchestra
-                continue
-            if self.cards.orchestras[item].part == "instrumental":
+        for item in chosen:  # a virtuoso counts as one instrumental orchestra (SPECIAL.P3/P4)
+            if self.cards.performer(item)[1] == "instrumental":
                 instr += 1
             else:
                 vocal += 1

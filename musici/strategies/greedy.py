@@ -8,7 +8,7 @@ balance checks and the demo, not a strong player (the strategy bots of issue 3 a
 
 from __future__ import annotations
 
-from musici.cards import MusicCard
+from musici.cards import VIRTUOSOS, MusicCard
 from musici.decisions import Answer, Decision
 from musici.rating import FAME_INDEX, rate_concert
 from musici.state import HALLS
@@ -18,13 +18,11 @@ MAX_ORCHESTRAS = 6
 
 
 def _style_of(view: PlayerView, item: str) -> str:
-    if item in ("P3", "P4"):
-        return "modern" if item == "P3" else "authentic"
-    return view.cards.orchestras[item].style
+    return view.cards.performer(item)[0]
 
 
 def _part_of(view: PlayerView, item: str) -> str:
-    return "instrumental" if item in ("P3", "P4") else view.cards.orchestras[item].part
+    return view.cards.performer(item)[1]
 
 
 def _pick(view: PlayerView, card: MusicCard, items: list[str], style: str,
@@ -54,7 +52,7 @@ def _pick(view: PlayerView, card: MusicCard, items: list[str], style: str,
 
 def _best_concert(view: PlayerView, capacity: int) -> tuple[str | None, list[str], int]:
     me = view.me
-    items = [*me.orchestras, *(c for c in me.permanent if c in ("P3", "P4"))]
+    items = [*me.orchestras, *(c for c in me.permanent if c in VIRTUOSOS)]
     best: tuple[str | None, list[str], int] = (None, [], -99)
     for card_id in view.hand:
         card = view.cards.music[card_id]
