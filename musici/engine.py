@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from musici import rating as R
 from musici.cards import VIRTUOSOS, CardSet, standard_cardset
@@ -20,6 +20,9 @@ from musici.decisions import Answer, Decision, IllegalAnswer
 from musici.events import Event
 from musici.rules import RuleSet
 from musici.state import AREAS, HALLS, TOURS, PlayerState
+
+if TYPE_CHECKING:
+    from musici.views import PlayerView
 
 START_MONEY = 1500  # SETUP.4
 AUCTION_STEP = 100  # P1.1
@@ -33,7 +36,6 @@ END_AWARDS = {  # END.1–4
     "german-austrian": 5, "italian": 4, "french": 3,
     "authentic": 3, "modern": 3, "orchestras": 2, "specials": 2,
 }
-SINGLE_USE = ("S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8")
 
 Strategy = Callable[[Any, Decision], Answer]
 Task = tuple[Any, ...]
@@ -93,7 +95,8 @@ class Game:
         self.events: list[Event] = []
         self.answers: list[Answer] = []
         self.results: dict[str, Any] | None = None
-        self.history: list[dict[str, Any]] = []  # fame and money after every month
+        # Fame and money after every month (not to be confused with a view's event history).
+        self.monthly: list[dict[str, Any]] = []
         self.decision: Decision | None = None
         self._media_bids: dict[int, int] = {}  # replaced, never mutated: clones share it
         self._pending: tuple[Any, tuple[Any, ...]] | None = None
@@ -132,8 +135,8 @@ class Game:
         """Number of answers given so far."""
         return len(self.answers)
 
-    def view(self, seat: int) -> Any:
-        """What ``seat`` may see (``musici.views.PlayerView``)."""
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see."""
         from musici.views import PlayerView
 
         if not 0 <= seat < self.n:
@@ -236,7 +239,7 @@ class Game:
         new.venues = dict(self.venues)
         new.events = self.events[:] if keep_log else []
         new.answers = self.answers[:] if keep_log else []
-        new.history = [dict(h) for h in self.history]
+        new.monthly = [dict(h) for h in self.monthly]
         new._stack = self._stack[:]
         return new
 
@@ -372,7 +375,7 @@ class Game:
                    (Game._t_p5,), (Game._t_month_end,))
 
     def _t_month_end(self) -> None:
-        self.history.append({
+        self.monthly.append({
             "month": self.month,
             "fame": [p.fame for p in self.players],
             "money": [p.money for p in self.players],

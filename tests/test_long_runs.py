@@ -25,4 +25,4 @@ def test_two_thousand_games_with_random_options_keep_every_invariant():
             check_invariants(game)
             game.ask(lineup[game.decision.player])
         check_invariants(game)
-        assert game.finished and len(game.history) == options["RULING-MONTHS"]
+        assert game.finished and len(game.monthly) == options["RULING-MONTHS"]

@@ -41,7 +41,7 @@ def test_random_games_finish_and_stay_consistent(players, seed):
     game = play_checked(Game(players=players, seed=seed))
     assert game.finished
     assert game.month == 12
-    assert len(game.history) == 12
+    assert len(game.monthly) == 12
     assert [e.kind for e in game.events].count("month") == 12
     assert game.results is not None and game.results["winners"]
 
@@ -53,4 +53,4 @@ def test_random_games_under_every_option(name, value, players):
     for seed in range(3):
         game = play_checked(Game(players=players, seed=100 + seed, rules=rules))
         assert game.finished
-        assert len(game.history) == rules.months
+        assert len(game.monthly) == rules.months

@@ -163,11 +163,11 @@ def evs(g: Game, *, seat=None, month=1, phase=None, kind=None, rule=None, since=
 
 
 def money_after(g: Game, s: int, month: int = 1) -> int:
-    return next(h["money"][s] for h in g.history if h["month"] == month)
+    return next(h["money"][s] for h in g.monthly if h["month"] == month)
 
 
 def fame_after(g: Game, s: int, month: int = 1) -> int:
-    return next(h["fame"][s] for h in g.history if h["month"] == month)
+    return next(h["fame"][s] for h in g.monthly if h["month"] == month)
 
 
 def others(g: Game, s: int) -> list[int]:

@@ -169,7 +169,7 @@ def test_three_and_four_players_play_twelve_months(n):
     assert len(g.players) == n
     months = [e.data["month"] for e in events_of(g, "month")]
     assert months == list(range(1, 13))
-    assert [h["month"] for h in g.history] == list(range(1, 13))
+    assert [h["month"] for h in g.monthly] == list(range(1, 13))
     assert len(g.results["fame"]) == n
 
 
@@ -368,7 +368,7 @@ def test_every_money_amount_is_a_multiple_of_5(players, rounding, step):
             for key in ("bids", "effective"):
                 for v in e.data.get(key, ()):
                     assert v % 5 == 0, e
-        for h in g.history:
+        for h in g.monthly:
             assert all(m % 5 == 0 for m in h["money"])
         assert all(p.money % 5 == 0 for p in g.players)
         assert checked > 50
@@ -539,7 +539,7 @@ def test_new_month_resets_markers_token_and_passes_start_player():
 def test_number_of_months_is_an_option(months):
     g = finish(make_game(players=4, seed=3, RULING_MONTHS=months))
     assert [e.data["month"] for e in events_of(g, "month")] == list(range(1, months + 1))
-    assert len(g.history) == months
+    assert len(g.monthly) == months
     final = events_of(g, "final")
     assert len(final) == 1 and final[0].month == months
 
