@@ -59,6 +59,14 @@ def place(g: Game, areas: dict[int, str]) -> None:
     assert len(g.venues) == g.n, "two players on one area"
 
 
+def place_first(g: Game, order: list[int], venue: str) -> None:
+    """The first player in turn order on ``venue``, the others on the first free halls."""
+    others = [a for a in ("university", "dome", "opera", "chapel", "small-commercial")
+              if a != venue]
+    place(g, {order[0]: venue, order[1]: others[0], order[2]: others[1],
+              order[3]: others[2]})
+
+
 def repose(g: Game, seat: int) -> None:
     """Ask ``seat``'s pending P4 action again, with options computed from the edited state."""
     assert g.decision is not None and g.decision.player == seat
@@ -718,9 +726,7 @@ def test_p5_venue_money_with_concert(venue, cost):
     g, order = fresh()
     s = order[0]
     p = g.players[s]
-    others = [a for a in ("university", "dome", "opera", "chapel", "small-commercial")
-              if a != venue][:3]
-    place(g, {s: venue, order[1]: others[0], order[2]: others[1], order[3]: others[2]})
+    place_first(g, order, venue)
     p.hand = ["S02"]
     p.orchestras = ["O21"]
     hold_concert(g, s, "S02", ("O21",))
@@ -741,9 +747,7 @@ def test_p5_venue_and_salaries_halved_without_concert(venue, cost):
     g, order = fresh()
     s = order[0]
     p = g.players[s]
-    others = [a for a in ("university", "dome", "opera", "chapel", "small-commercial")
-              if a != venue][:3]
-    place(g, {s: venue, order[1]: others[0], order[2]: others[1], order[3]: others[2]})
+    place_first(g, order, venue)
     p.orchestras = ["O01", "O11", "O21"]  # 50 + 50 + 100, halved: 25 + 25 + 50
     p.actions = 2  # no P4.4 bonus
     since = len(g.events)
@@ -785,8 +789,7 @@ def test_p5_unpaid_venue_costs_fame_per_started_50(money, venue, unpaid, lost):
     g, order = fresh()
     s = order[0]
     p = g.players[s]
-    others = [a for a in ("university", "dome", "opera", "chapel") if a != venue]
-    place(g, {s: venue, order[1]: others[0], order[2]: others[1], order[3]: others[2]})
+    place_first(g, order, venue)
     p.money = money
     p.fame = 10
     p.actions = 2
