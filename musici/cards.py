@@ -125,6 +125,11 @@ class CardSet:
     fingerprint: str
     source: str = "<memory>"
     _pairs: dict[bool, frozenset[tuple[str, str]]] = field(default_factory=dict, repr=False)
+    _document: str = field(default="", repr=False, compare=False)  # canonical JSON, for pickling
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str, str]]:
+        # Worker processes and Dask get the validated document and rebuild (once per process).
+        return _rebuild_cardset, (self._document, self.source, self.fingerprint)
 
     @property
     def scores(self) -> tuple[MusicCard, ...]:
@@ -334,7 +339,18 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
     return CardSet(
         name, MappingProxyType(composers), MappingProxyType(music),
         MappingProxyType(orchestras), MappingProxyType(specials), fingerprint, source,
+        _document=canonical,
     )
+
+
+_REBUILT: dict[str, CardSet] = {}
+
+
+def _rebuild_cardset(document: str, source: str, fingerprint: str) -> CardSet:
+    cards = _REBUILT.get(fingerprint)
+    if cards is None:
+        cards = _REBUILT[fingerprint] = cardset_from_data(json.loads(document), source)
+    return cards
 
 
 def load_cardset(path: str | Path) -> CardSet:

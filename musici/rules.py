@@ -178,6 +178,10 @@ class RuleSet:
     def to_dict(self) -> dict[str, Any]:
         return dict(self.options)
 
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        # A rule set travels to worker processes as its plain options (re-checked on arrival).
+        return RuleSet.from_options, (dict(self.options),)
+
     def __post_init__(self) -> None:
         for name, value in self.options.items():
             _check(name, value)
