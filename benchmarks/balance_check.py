@@ -14,7 +14,7 @@ import statistics
 from collections import Counter
 
 from musici import Game
-from musici.strategies import get_strategy
+from musici.strategies import make_strategy
 
 
 def main() -> None:
@@ -24,7 +24,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     args = parser.parse_args()
     names = args.lineup.split(",")
-    strategies = [get_strategy(n) for n in names]
+    strategies = [make_strategy(n) for n in names]
     fame: list[float] = []
     wins: Counter[int] = Counter()
     venues: Counter[str] = Counter()

@@ -10,7 +10,7 @@ from musici.cards import CardSetError, load_cardset, standard_cardset
 from musici.describe import PHASE_NAMES, describe_event
 from musici.engine import Game, GameError
 from musici.rules import RuleOptionError, RuleSet
-from musici.strategies import get_strategy
+from musici.strategies import make_strategy
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,7 +35,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _play(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.players.split(",") if n.strip()]
-    strategies = [get_strategy(n) for n in names]
+    strategies = [make_strategy(n) for n in names]
     rule_args = list(args.rule)
     if args.months is not None:
         rule_args.append(f"RULING-MONTHS={args.months}")

@@ -1,26 +1,27 @@
-"""Strategies: any callable ``(view, decision) -> answer`` (DESIGN principle 2)."""
+"""Strategies: any callable ``(view, decision) -> answer`` (DESIGN principle 2).
+
+Find one by name with :func:`make_strategy`; see :mod:`musici.strategies.registry` for
+plug-ins, files and stateful bots.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from musici.strategies.greedy import greedy_strategy
 from musici.strategies.random_strategy import random_strategy
+from musici.strategies.registry import (
+    ENTRY_POINT_GROUP,
+    Strategy,
+    StrategySpec,
+    StrategySpecError,
+    available_strategies,
+    make_strategy,
+    register_strategy,
+    strategy_factory,
+    strategy_label,
+)
 
-STRATEGIES: dict[str, Callable[[Any, Any], Any]] = {
-    "random": random_strategy,
-    "greedy": greedy_strategy,
-}
-
-
-def get_strategy(name: str) -> Callable[[Any, Any], Any]:
-    """The registered strategy called ``name``; an unknown name lists the known ones."""
-    try:
-        return STRATEGIES[name]
-    except KeyError:
-        known = ", ".join(sorted(STRATEGIES))
-        raise ValueError(f"unknown strategy {name!r}; known strategies: {known}") from None
-
-
-__all__ = ["STRATEGIES", "get_strategy", "greedy_strategy", "random_strategy"]
+__all__ = [
+    "ENTRY_POINT_GROUP", "Strategy", "StrategySpec", "StrategySpecError", "available_strategies",
+    "greedy_strategy", "make_strategy", "random_strategy", "register_strategy", "strategy_factory",
+    "strategy_label",
+]
