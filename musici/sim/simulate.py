@@ -1,0 +1,235 @@
+"""``simulate()``: many seeded games in one call, returned as tidy pandas frames."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from musici.cards import CardSet, load_cardset, standard_cardset
+from musici.rules import RuleSet
+from musici.sim.backends import default_jobs, run_dask, run_processes, run_serial
+from musici.sim.frames import build_frames
+from musici.sim.records import GameRecord, GameTask
+from musici.sim.seeds import game_seed
+from musici.sim.stats import mean_interval, wilson_interval
+from musici.strategies.registry import StrategySpec, strategy_factory, strategy_label
+
+FRAME_NAMES = ("games", "players", "months", "concerts", "venues", "specials", "events", "errors")
+
+
+class SimulationError(ValueError):
+    """Bad arguments to a batch run; raised before any game is played."""
+
+
+def as_rules(rules: RuleSet | Mapping[str, Any] | None) -> RuleSet:
+    if rules is None:
+        return RuleSet()
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, Mapping):
+        return RuleSet.from_options(rules)
+    raise SimulationError(f"rules must be a RuleSet or a mapping of option names, got {rules!r}")
+
+
+def as_cards(cards: CardSet | str | Path | None) -> CardSet:
+    if cards is None:
+        return standard_cardset()
+    if isinstance(cards, CardSet):
+        return cards
+    if isinstance(cards, str | Path):
+        return load_cardset(cards)
+    raise SimulationError(f"cards must be a CardSet or a card-set file path, got {cards!r}")
+
+
+def check_lineup(players: Sequence[StrategySpec]) -> tuple[StrategySpec, ...]:
+    if isinstance(players, str):
+        players = [p.strip() for p in players.split(",") if p.strip()]
+    lineup = tuple(players)
+    if len(lineup) not in (3, 4):
+        raise SimulationError(f"I Musici is for 3 or 4 players (GOAL.1); got {len(lineup)} "
+                              f"strategies: {[strategy_label(s) for s in lineup]}")
+    for spec in lineup:
+        strategy_factory(spec)  # an unknown name fails here, before any game runs
+    return lineup
+
+
+def seating(lineup: Sequence[StrategySpec], index: int, rotate: bool) -> tuple[int, ...]:
+    """Which lineup entry sits in each seat in game ``index`` (rotation by one per game)."""
+    n = len(lineup)
+    shift = index % n if rotate else 0
+    return tuple((seat - shift) % n for seat in range(n))
+
+
+def make_tasks(lineup: Sequence[StrategySpec], games: int, seed: int, *, rotate: bool,
+               rules: RuleSet, cards: CardSet, events: bool, arm: str = ""
+               ) -> tuple[list[GameTask], list[tuple[int, ...]]]:
+    tasks, entries = [], []
+    # None means the bundled set: workers then load it themselves instead of unpickling it.
+    card_arg = None if cards is standard_cardset() else cards
+    for i in range(games):
+        entry = seating(lineup, i, rotate)
+        entries.append(entry)
+        tasks.append(GameTask(i, game_seed(seed, i), tuple(lineup[e] for e in entry), arm,
+                              rules, card_arg, events))
+    return tasks, entries
+
+
+class _Bar:
+    """A tqdm progress bar when wanted, else nothing."""
+
+    def __init__(self, total: int, show: bool | None, label: str) -> None:
+        self.bar = None
+        if show is None:
+            show = total >= 200 and sys.stderr.isatty()
+        if show:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=total, desc=label, unit="game")
+
+    def __call__(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def run_tasks(tasks: Sequence[GameTask], *, jobs: int | None, scheduler: Any,
+              progress: bool | None, label: str = "musici") -> list[GameRecord]:
+    """Play ``tasks`` on the chosen back end; records come back in task order."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise SimulationError(f"jobs must be a positive integer or None (all cores), got {jobs!r}")
+    bar = _Bar(len(tasks), progress, label)
+    try:
+        stream: Iterator[GameRecord]
+        if scheduler is not None:
+            stream = run_dask(tasks, scheduler, bar)
+        else:
+            workers = default_jobs() if jobs is None else jobs
+            workers = min(workers, max(1, len(tasks) // 4))  # tiny batches: no pool start-up
+            stream = run_serial(tasks, bar) if workers == 1 else run_processes(tasks, workers, bar)
+        by_index = {}
+        for record in stream:
+            by_index[(record.arm, record.index)] = record
+    finally:
+        bar.close()
+    return [by_index[(t.arm, t.index)] for t in tasks]
+
+
+@dataclass
+class SimulationResult:
+    """The frames of a batch plus the inputs that made it (enough to run it again)."""
+
+    games: pd.DataFrame
+    players: pd.DataFrame
+    months: pd.DataFrame
+    concerts: pd.DataFrame
+    venues: pd.DataFrame
+    specials: pd.DataFrame
+    errors: pd.DataFrame
+    config: dict[str, Any]
+    events: pd.DataFrame | None = None
+    frames: tuple[str, ...] = field(default=FRAME_NAMES, repr=False)
+
+    def summary(self, level: float = 0.95) -> pd.DataFrame:
+        """Win rate (Wilson interval) and mean fame (normal interval) per strategy."""
+        return strategy_summary(self.players, level=level)
+
+    def to_parquet(self, directory: str | Path) -> Path:
+        """Write every frame as ``<name>.parquet`` and the inputs as ``config.json``."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        for name in self.frames:
+            frame = getattr(self, name)
+            if frame is not None:
+                frame.to_parquet(out / f"{name}.parquet", index=False)
+        (out / "config.json").write_text(json.dumps(self.config, indent=2, default=str))
+        return out
+
+    @classmethod
+    def read_parquet(cls, directory: str | Path) -> SimulationResult:
+        src = Path(directory)
+        if not (src / "config.json").is_file():
+            raise SimulationError(f"{src} holds no saved simulation (config.json is missing)")
+        frames = {name: pd.read_parquet(src / f"{name}.parquet")
+                  for name in FRAME_NAMES if (src / f"{name}.parquet").is_file()}
+        missing = [n for n in FRAME_NAMES if n != "events" and n not in frames]
+        if missing:
+            raise SimulationError(f"{src} is missing frames: {', '.join(missing)}")
+        config = json.loads((src / "config.json").read_text())
+        return cls(config=config, **frames)
+
+    def __repr__(self) -> str:
+        return (f"<SimulationResult {len(self.games)} games, {self.config.get('players')}, "
+                f"{len(self.errors)} failed>")
+
+
+def strategy_summary(players: pd.DataFrame, *, by: str = "strategy", level: float = 0.95
+                     ) -> pd.DataFrame:
+    rows = []
+    for key, group in players.groupby(by, sort=True):
+        n = len(group)
+        wins = float(group["win"].sum())
+        low, high = wilson_interval(wins, n, level)
+        mean, f_low, f_high = mean_interval(group["fame"].tolist(), level)
+        rows.append({by: key, "seats_played": n, "wins": wins, "win_rate": wins / n,
+                     "win_low": low, "win_high": high, "mean_fame": mean,
+                     "fame_low": f_low, "fame_high": f_high,
+                     "mean_money": float(group["money"].mean())})
+    return pd.DataFrame(rows)
+
+
+def simulate(
+    players: Sequence[StrategySpec] | str = ("random", "random", "random", "random"),
+    games: int = 100,
+    *,
+    seed: int = 0,
+    rules: RuleSet | Mapping[str, Any] | None = None,
+    cards: CardSet | str | Path | None = None,
+    rotate: bool = True,
+    events: bool = False,
+    jobs: int | None = None,
+    scheduler: Any = None,
+    progress: bool | None = None,
+) -> SimulationResult:
+    """Play ``games`` seeded games and return them as tidy frames.
+
+    ``players`` gives one strategy spec per seat (names like ``"greedy"``, files, objects;
+    see :mod:`musici.strategies.registry`). With ``rotate`` the line-up moves one seat per
+    game, so every strategy plays every seat equally often. Game ``i`` gets the seed
+    ``game_seed(seed, i)``, whatever the back end: ``jobs`` local processes (``None``: one
+    per core) or a Dask cluster (``scheduler``: a ``distributed.Client`` or an address).
+    A game that raises is listed in ``errors`` with its seed; the others are kept.
+
+    >>> result = simulate(["greedy", "random", "random", "random"], games=8, jobs=1)
+    >>> sorted(result.players.strategy.unique())
+    ['greedy', 'random']
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SimulationError(f"games must be a positive integer, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise SimulationError(f"seed must be a non-negative integer, got {seed!r}")
+    lineup = check_lineup(players)
+    rule_set, card_set = as_rules(rules), as_cards(cards)
+    tasks, entries = make_tasks(lineup, games, seed, rotate=rotate, rules=rule_set,
+                                cards=card_set, events=events)
+    records = run_tasks(tasks, jobs=jobs, scheduler=scheduler, progress=progress)
+    frames = build_frames(records, entries, with_events=events)
+    config = {
+        "players": [strategy_label(s) for s in lineup], "games": games, "seed": seed,
+        "rules": rule_set.non_default(), "cards": card_set.name,
+        "cards_fingerprint": card_set.fingerprint, "rotate": rotate,
+    }
+    return SimulationResult(config=config, **frames)
+
+
+SimulateFn = Callable[..., SimulationResult]
+
+__all__ = ["SimulationError", "SimulationResult", "simulate", "strategy_summary"]

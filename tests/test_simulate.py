@@ -1,0 +1,146 @@
+"""simulate(): tidy frames that depend only on the inputs, on every back end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from musici import Game, RuleOptionError
+from musici.cards import standard_cardset_data
+from musici.sim import SimulationError, SimulationResult, game_seed, simulate
+from musici.strategies import StrategySpecError, make_strategy
+
+LINEUP = ["greedy", "random", "random", "random"]
+
+
+def _same(a: SimulationResult, b: SimulationResult) -> None:
+    for name in a.frames:
+        left, right = getattr(a, name), getattr(b, name)
+        if left is None or right is None:
+            assert left is None and right is None
+        else:
+            pd.testing.assert_frame_equal(left, right)
+
+
+@pytest.fixture(scope="module")
+def batch() -> SimulationResult:
+    return simulate(LINEUP, games=12, seed=5, jobs=1, progress=False, events=True)
+
+
+def test_frames_are_tidy_and_agree_with_each_other(batch: SimulationResult) -> None:
+    games, players, months = batch.games, batch.players, batch.months
+    assert len(games) == 12 and batch.errors.empty
+    assert len(players) == 12 * 4
+    assert len(months) == 12 * 12 * 4
+    assert players.groupby("game")["win"].sum().round(9).eq(1).all()
+    # Final fame = last month's fame + END awards - marker penalty, floored at 0 (END.5).
+    last = months[months.month == 12].set_index(["game", "seat"])["fame"].sort_index()
+    final = players.set_index(["game", "seat"]).sort_index()
+    expected = (last + final.award_fame - final.marker_penalty).clip(lower=0)
+    pd.testing.assert_series_equal(final.fame, expected.astype(float), check_names=False)
+    concerts = players.groupby("game")["concerts"].sum()
+    assert concerts.sum() == len(batch.concerts)
+    assert set(batch.venues.area) <= {"chapel", "university", "dome", "opera", "large-academic",
+                                      "small-academic", "large-commercial", "small-commercial"}
+    assert len(batch.events) == games["events"].sum()
+
+
+def test_each_game_is_the_game_its_seed_gives(batch: SimulationResult) -> None:
+    row = batch.games.iloc[3]
+    assert row.seed == game_seed(5, 3)
+    seats = batch.players[batch.players.game == 3].sort_values("seat")
+    game = Game(seed=int(row.seed)).play([make_strategy(s) for s in seats.strategy])
+    assert [float(f) for f in game.results["fame"]] == seats.fame.tolist()
+    assert game.step == row.decisions
+    first = json.loads(batch.events[batch.events.game == 3].iloc[0].data)
+    assert first == json.loads(json.dumps(game.events[0].data, default=str))
+
+
+def test_rotation_puts_every_strategy_in_every_seat(batch: SimulationResult) -> None:
+    greedy = batch.players[batch.players.strategy == "greedy"]
+    assert greedy.seat.value_counts().to_dict() == {0: 3, 1: 3, 2: 3, 3: 3}
+    fixed = simulate(LINEUP, games=4, seed=5, jobs=1, rotate=False, progress=False)
+    assert set(fixed.players[fixed.players.strategy == "greedy"].seat) == {0}
+
+
+def test_processes_and_dask_give_identical_frames(batch: SimulationResult) -> None:
+    distributed = pytest.importorskip("distributed")
+    pooled = simulate(LINEUP, games=12, seed=5, jobs=2, progress=False, events=True)
+    _same(batch, pooled)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        on_dask = simulate(LINEUP, games=12, seed=5, scheduler=client, progress=False,
+                           events=True)
+    _same(batch, on_dask)
+
+
+def test_rules_and_card_sets_reach_the_games(tmp_path: Path) -> None:
+    short = simulate(LINEUP, games=3, seed=1, jobs=1, progress=False,
+                     rules={"RULING-MONTHS": 6})
+    assert short.months.month.max() == 6
+    assert short.config["rules"] == {"RULING-MONTHS": 6}
+    data = standard_cardset_data()
+    data["name"] = "variant"
+    path = tmp_path / "variant.json"
+    path.write_text(json.dumps(data))
+    variant = simulate(LINEUP, games=3, seed=1, jobs=2, progress=False, cards=path)
+    assert variant.config["cards"] == "variant"
+    plain = simulate(LINEUP, games=3, seed=1, jobs=1, progress=False)
+    # Same cards in a different file: the same games.
+    pd.testing.assert_frame_equal(variant.players, plain.players)
+
+
+def _crashes_in_month_3(view, decision):
+    if view.month == 3 and view.seat == 1:
+        raise RuntimeError("bot bug")
+    return decision.random_answer(view.rng)
+
+
+def test_a_crashing_game_is_reported_and_the_others_kept() -> None:
+    result = simulate([_crashes_in_month_3, "greedy", "random"], games=6, seed=2, jobs=2,
+                      progress=False)
+    errors = result.errors
+    # The crashing bot (entry 0) sits in seat 1 in games 1 and 4 (rotation by one per game).
+    assert errors.game.tolist() == [1, 4]
+    assert errors.seed.tolist() == [game_seed(2, 1), game_seed(2, 4)]
+    assert errors.error.str.contains("bot bug").all()
+    assert errors.error.str.contains("seed").all()
+    assert sorted(result.games.game) == [0, 2, 3, 5]
+
+
+def test_parquet_round_trip(tmp_path: Path, batch: SimulationResult) -> None:
+    pytest.importorskip("pyarrow")
+    batch.to_parquet(tmp_path / "run")
+    again = SimulationResult.read_parquet(tmp_path / "run")
+    _same(batch, again)
+    assert again.config == json.loads(json.dumps(batch.config))
+    with pytest.raises(SimulationError, match=r"config\.json is missing"):
+        SimulationResult.read_parquet(tmp_path)
+
+
+def test_summary_has_intervals_around_the_rates(batch: SimulationResult) -> None:
+    summary = batch.summary().set_index("strategy")
+    assert summary.loc["greedy", "seats_played"] == 12
+    for _, row in summary.iterrows():
+        assert row.win_low <= row.win_rate <= row.win_high
+        assert row.fame_low <= row.mean_fame <= row.fame_high
+    assert summary.win_rate.mul(summary.seats_played).sum() == pytest.approx(12)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"players": ["random"] * 5}, SimulationError, "3 or 4 players"),
+    ({"players": ["random", "random", "nobody"]}, StrategySpecError, "unknown strategy 'nobody'"),
+    ({"games": 0}, SimulationError, "games must be a positive integer"),
+    ({"seed": -1}, SimulationError, "seed must be a non-negative integer"),
+    ({"jobs": 0}, SimulationError, "jobs must be a positive integer"),
+    ({"rules": {"RULING-NOPE": 1}}, RuleOptionError, "RULING-NOPE"),
+    ({"rules": 5}, SimulationError, "rules must be"),
+])
+def test_bad_arguments_fail_before_any_game(kwargs: dict, error: type, message: str) -> None:
+    args = {"players": LINEUP, "games": 2, "progress": False, **kwargs}
+    with pytest.raises(error, match=message):
+        simulate(**args)
