@@ -1,4 +1,4 @@
-"""The ``musici`` command: play a seeded game with bots and print it month by month."""
+"""The ``musici`` command: play a seeded game, or simulate, compare and report on batches."""
 
 from __future__ import annotations
 
@@ -30,6 +30,10 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--brief", action="store_true",
                       help="print only the monthly summaries and the final scoring")
     play.add_argument("--save", default=None, help="write the finished game to this JSON file")
+    play.set_defaults(run=_play)
+    from musici.sim.cli import add_commands  # imported here: `musici play` needs no pandas
+
+    add_commands(sub)
     return parser
 
 
@@ -79,8 +83,8 @@ def _play(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return _play(args)
-    except (RuleOptionError, CardSetError, GameError, ValueError) as exc:
+        return int(args.run(args))
+    except (RuleOptionError, CardSetError, GameError, ValueError, OSError) as exc:
         print(f"musici: error: {exc}", file=sys.stderr)
         return 2
 

@@ -1,0 +1,150 @@
+"""``musici simulate``, ``musici compare`` and ``musici balance``: batch runs from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import pandas as pd
+
+from musici.rules import RuleSet
+from musici.sim.balance import balance_report
+from musici.sim.compare import Setup, compare
+from musici.sim.simulate import SimulationResult, simulate
+
+
+def _batch_options(p: argparse.ArgumentParser, *, players: bool = True) -> None:
+    if players:
+        p.add_argument("--players", default="greedy,random,random,random",
+                       help="comma-separated strategy per seat: names (see `musici strategies`), "
+                            "file.py[:name] or package.module:name")
+    p.add_argument("--games", type=int, default=200, help="number of games (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="batch seed; game i gets a seed derived "
+                                                       "from it (default 0)")
+    p.add_argument("--months", type=int, default=None, help="RULING-MONTHS (default 12)")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option, repeatable, e.g. --rule RULING-MEDIA-STEP=50")
+    p.add_argument("--cards", default=None, help="a card-set JSON file (default: bundled)")
+    p.add_argument("--no-rotate", action="store_true",
+                   help="keep every strategy in its seat (default: rotate one seat per game)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="local worker processes (default: one per core)")
+    p.add_argument("--scheduler", default=None,
+                   help="a Dask scheduler address (tcp://host:8786) instead of local processes")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_commands(sub: Any) -> None:
+    sim = sub.add_parser("simulate", help="play many games and print win rates with 95% intervals")
+    _batch_options(sim)
+    sim.add_argument("--events", action="store_true", help="also keep every event (large)")
+    sim.add_argument("--out", default=None, help="write the frames as parquet into this directory")
+    sim.set_defaults(run=_simulate)
+
+    cmp = sub.add_parser("compare", help="a what-if: two setups on the same seeds, paired effects")
+    _batch_options(cmp)
+    cmp.add_argument("--variant-players", default=None, help="the variant's line-up (default: same)")
+    cmp.add_argument("--variant-rule", action="append", default=[], metavar="NAME=VALUE",
+                     help="a rule option of the variant, on top of the base's")
+    cmp.add_argument("--variant-months", type=int, default=None)
+    cmp.add_argument("--variant-cards", default=None, help="the variant's card-set file")
+    cmp.set_defaults(run=_compare)
+
+    bal = sub.add_parser("balance", help="a balance report over a batch (or a saved one)")
+    _batch_options(bal)
+    bal.add_argument("--from", dest="source", default=None,
+                     help="report on a batch saved by `musici simulate --out DIR`")
+    bal.set_defaults(run=_balance)
+
+    lst = sub.add_parser("strategies", help="list the strategies that can be named")
+    lst.set_defaults(run=_strategies)
+
+
+def _rules(rule_args: list[str], months: int | None, base: list[str] | None = None) -> RuleSet:
+    args = [*(base or []), *rule_args]
+    if months is not None:
+        args.append(f"RULING-MONTHS={months}")
+    return RuleSet.parse(args)
+
+
+def _lineup(text: str) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def _run(args: argparse.Namespace) -> SimulationResult:
+    return simulate(_lineup(args.players), args.games, seed=args.seed,
+                    rules=_rules(args.rule, args.months), cards=args.cards,
+                    rotate=not args.no_rotate, events=getattr(args, "events", False),
+                    jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet)
+
+
+def _table(frame: pd.DataFrame) -> str:
+    with pd.option_context("display.width", 120, "display.max_columns", 20,
+                           "display.float_format", "{:.3f}".format):
+        return frame.to_string(index=False)
+
+
+def _summary_text(result: SimulationResult) -> str:
+    s = result.summary()
+    shown = pd.DataFrame({
+        "strategy": s.strategy, "seats": s.seats_played,
+        "win rate": [f"{r:.1%} [{lo:.1%}, {hi:.1%}]" for r, lo, hi in
+                     zip(s.win_rate, s.win_low, s.win_high, strict=True)],
+        "mean fame": [f"{m:.2f} [{lo:.2f}, {hi:.2f}]" for m, lo, hi in
+                      zip(s.mean_fame, s.fame_low, s.fame_high, strict=True)],
+        "mean money": s.mean_money.round(0).astype(int),
+    })
+    return _table(shown)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    result = _run(args)
+    cfg = result.config
+    print(f"{len(result.games)} games of {', '.join(cfg['players'])}; seed {cfg['seed']}; "
+          f"card set {cfg['cards']!r}; rules {cfg['rules'] or 'as RULES.md'}")
+    print("win rate and mean fame with 95% intervals (shared wins count as fractions):")
+    print(_summary_text(result))
+    if not result.errors.empty:
+        print(f"\n{len(result.errors)} games failed and are left out:", file=sys.stderr)
+        for line in result.errors.error.head(10):
+            print(f"  {line}", file=sys.stderr)
+    if args.out:
+        print(f"frames written to {result.to_parquet(args.out)}")
+    return 1 if result.games.empty else 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    base_rules = _rules(args.rule, args.months)
+    variant_rules = _rules(args.variant_rule, args.variant_months, base=args.rule + (
+        [f"RULING-MONTHS={args.months}"] if args.months is not None else []))
+    base = Setup(_lineup(args.players), base_rules, args.cards, "base")
+    variant = Setup(_lineup(args.variant_players or args.players), variant_rules,
+                    args.variant_cards or args.cards, "variant")
+    result = compare(base, variant, args.games, seed=args.seed, rotate=not args.no_rotate,
+                     jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet)
+    print(f"{args.games} paired games (same seeds and seats), seed {args.seed}")
+    for arm in (result.base, result.variant):
+        c = arm.config
+        print(f"  {c['name']}: {', '.join(c['players'])}; rules {c['rules'] or 'as RULES.md'}; "
+              f"cards {c['cards']!r}")
+    print("effect = variant - base, with 95% intervals on the paired differences:")
+    print(_table(result.effects))
+    return 0
+
+
+def _balance(args: argparse.Namespace) -> int:
+    result = SimulationResult.read_parquet(args.source) if args.source else _run(args)
+    print(balance_report(result).to_text())
+    return 0
+
+
+def _strategies(args: argparse.Namespace) -> int:
+    from musici.strategies import available_strategies
+
+    for name, text in available_strategies().items():
+        print(f"{name:12} {text}")
+    return 0
+
+
+__all__ = ["add_commands"]

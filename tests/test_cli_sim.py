@@ -1,0 +1,54 @@
+"""The batch commands: musici simulate, compare, balance and strategies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from musici.cli import main
+from musici.sim import SimulationResult
+
+
+def test_simulate_prints_intervals_and_writes_parquet(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "batch"
+    code = main(["simulate", "--players", "greedy,random,random", "--games", "9", "--jobs", "1",
+                 "--months", "4", "--rule", "RULING-MEDIA-STEP=50", "--quiet", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "9 games of greedy, random, random" in text
+    assert "RULING-MONTHS': 4" in text and "RULING-MEDIA-STEP': 50" in text
+    assert "%" in text and "[" in text  # rates with intervals
+    saved = SimulationResult.read_parquet(out)
+    assert len(saved.games) == 9 and saved.months.month.max() == 4
+    assert main(["balance", "--from", str(out)]) == 0
+    assert "Balance report over 9 games" in capsys.readouterr().out
+
+
+def test_compare_prints_paired_effects(capsys: pytest.CaptureFixture) -> None:
+    code = main(["compare", "--games", "6", "--jobs", "1", "--quiet",
+                 "--variant-players", "random,random,random,random"])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "6 paired games" in text and "entry 0: greedy -> random" in text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", "--players", "random,nope,random"], "unknown strategy 'nope'"),
+    (["simulate", "--rule", "RULING-NOPE=1"], "RULING-NOPE"),
+    (["simulate", "--games", "0"], "games must be a positive integer"),
+    (["simulate", "--cards", "/no/such/cards.json"], "cannot read card set file"),
+    (["balance", "--from", "/no/such/dir"], "config.json is missing"),
+])
+def test_bad_batch_arguments_give_one_line_errors(args: list[str], message: str,
+                                                  capsys: pytest.CaptureFixture) -> None:
+    assert main([*args, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("musici: error:") and message in err
+
+
+def test_strategies_lists_the_builtin_bots(capsys: pytest.CaptureFixture) -> None:
+    assert main(["strategies"]) == 0
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert {"random", "greedy"} <= set(names)
