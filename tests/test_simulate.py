@@ -75,7 +75,10 @@ def test_processes_and_dask_give_identical_frames(batch: SimulationResult) -> No
             distributed.Client(cluster) as client:
         on_dask = simulate(LINEUP, games=12, seed=5, scheduler=client, progress=False,
                            events=True)
+        by_address = simulate(LINEUP, games=12, seed=5, scheduler=cluster.scheduler_address,
+                              progress=False, events=True)
     _same(batch, on_dask)
+    _same(batch, by_address)
 
 
 def test_rules_and_card_sets_reach_the_games(tmp_path: Path) -> None:
@@ -144,3 +147,11 @@ def test_bad_arguments_fail_before_any_game(kwargs: dict, error: type, message: 
     args = {"players": LINEUP, "games": 2, "progress": False, **kwargs}
     with pytest.raises(error, match=message):
         simulate(**args)
+
+
+def test_progress_bar_counts_every_game(capsys: pytest.CaptureFixture) -> None:
+    simulate(LINEUP, games=10, seed=1, jobs=1, progress=True)
+    err = capsys.readouterr().err
+    assert "10/10" in err
+    simulate(LINEUP, games=10, seed=1, jobs=1, progress=False)
+    assert capsys.readouterr().err == ""
