@@ -161,6 +161,11 @@ class CardSet:
     def composer_of(self, card_id: str) -> Composer:
         return self.composers[self.music[card_id].composer]
 
+    def _repr_html_(self) -> str:
+        from musici.analysis.html import cardset_html
+
+        return cardset_html(self)
+
 
 def _fail(source: str, where: str, message: str) -> CardSetError:
     return CardSetError(f"{source}: {where}: {message}")

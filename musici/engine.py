@@ -1197,3 +1197,8 @@ class Game:
         from musici.persistence import load
 
         return load(path, cards)
+
+    def _repr_html_(self) -> str:
+        from musici.analysis.html import game_html
+
+        return game_html(self)

@@ -166,3 +166,9 @@ class PlayerView:
 
     def __repr__(self) -> str:
         return f"<PlayerView seat {self.seat}, month {self.month} {self.phase}>"
+
+    def _repr_html_(self) -> str:
+        """Only this seat's view (its own hand, the public table)."""
+        from musici.analysis.html import view_html
+
+        return view_html(self)

@@ -170,6 +170,11 @@ class SimulationResult:
         return (f"<SimulationResult {len(self.games)} games, {self.config.get('players')}, "
                 f"{len(self.errors)} failed>")
 
+    def _repr_html_(self) -> str:
+        from musici.analysis.html import simulation_html
+
+        return simulation_html(self)
+
 
 def strategy_summary(players: pd.DataFrame, *, by: str = "strategy", level: float = 0.95
                      ) -> pd.DataFrame:

@@ -1,0 +1,438 @@
+"""Why did that happen? Events explained line by line, each line with its rule id.
+
+A concert is taken apart condition by condition (RATE, RESTORE, P3.TOUR, P4.CONCERT.4);
+payments, fame changes, markers and awards name the rule that caused them. The numbers come
+from the event itself; restoration is recomputed with the engine's own
+:func:`musici.rating.restoration` and checked against what the event recorded.
+
+Example::
+
+    from musici import Game
+    from musici.strategies import greedy_strategy
+    from musici.analysis import explain_event
+
+    game = Game(4, seed=3).play([greedy_strategy] * 4)
+    concert = next(e for e in game.events if e.kind == "concert")
+    for line in explain_event(concert, game.cards, game.rules):
+        print(line)          # "... [RATE.GOOD]"
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+
+from musici import rating as R
+from musici.cards import SPECIAL_NAMES, CardSet, MusicCard
+from musici.describe import card_name, describe_event
+from musici.events import Event
+from musici.rules import RuleSet
+from musici.state import HALLS, TOURS
+
+PAYMENT_KINDS: tuple[str, ...] = ("pay", "income", "unpaid", "fame", "marker", "award",
+                                  "marker_penalty")
+
+TOUR_NAMES = {
+    "large-academic": "large academic tour", "small-academic": "small academic tour",
+    "large-commercial": "large commercial tour", "small-commercial": "small commercial tour",
+}
+HALL_NAMES = {"chapel": "Chapel", "university": "University Hall", "dome": "Dome Concert Hall",
+              "opera": "National Opera"}
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One step of an explanation and the rule id it applies."""
+
+    text: str
+    rule: str
+
+    def __str__(self) -> str:
+        return f"{self.text} [{self.rule}]"
+
+
+# ---------------------------------------------------------------------------- helpers
+def _musicians(pair: tuple[int, int] | list[int]) -> str:
+    return f"{pair[0] * 10} instrumentalists + {pair[1] * 10} singers"
+
+
+def _requirement(card: MusicCard, style: str) -> str:
+    own = card.authentic if style == "authentic" else card.modern
+    return "no corner for this style" if own is None else _musicians(own)
+
+
+def _area(venue: str | None) -> str:
+    if venue is None:
+        return "no venue"
+    return HALL_NAMES.get(venue) or TOUR_NAMES.get(venue) or venue
+
+
+def _lineage_path(cards: CardSet, a: str, b: str) -> str:
+    """Teacher -> student chain linking composers ``a`` and ``b`` (either direction)."""
+    graph = cards.lineage_graph()
+    for src, dst in ((a, b), (b, a)):
+        try:
+            path = nx.shortest_path(graph, src, dst)
+        except (nx.NetworkXNoPath, nx.NodeNotFound):
+            continue
+        return " → ".join(cards.composers[c].name for c in path)
+    return f"{cards.composers[a].name} and {cards.composers[b].name}"
+
+
+def _rules(rules: RuleSet | None) -> RuleSet:
+    return rules if rules is not None else RuleSet()
+
+
+# ---------------------------------------------------------------------------- concerts
+def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None) -> list[Line]:
+    """A "concert" event step by step: card, requirement, musicians brought, every RATE
+    condition, the media, card fame, restoration card by card, tour, fame and income."""
+    if event.kind != "concert":
+        raise ValueError(f"explain_concert needs a 'concert' event, got {event.kind!r}")
+    opts = _rules(rules).options
+    d = event.data
+    card = cards.music[d["card"]]
+    composer = cards.composers[card.composer]
+    style = d["style"]
+    required, brought = tuple(d["required"]), tuple(d["brought"])
+    matches_style = card.has_style(style)
+    need, have = sum(required), sum(brought)
+    reasons = set(d["reasons"])
+    poor = d["base_rating"] == R.POOR
+    lines: list[Line] = []
+
+    kind_rule = "COMP.7" if card.kind == "discovery" else "COMP.5"
+    back = f", {card.deck} back" if card.deck else ""
+    lines.append(Line(
+        f"Card {card_name(cards, card.id)}: {card.kind} card{back}, {card.era} era, "
+        f"{composer.nationality} composer; fame good/fair/poor {card.fame[0]}/{card.fame[1]}/"
+        f"{card.fame[2]}, income {card.income} G", kind_rule))
+    lines.append(Line(
+        f"Requirement per style: authentic {_requirement(card, 'authentic')}; "
+        f"modern {_requirement(card, 'modern')}", "RATE"))
+    style_rule = "RULING-STYLE" if opts["RULING-STYLE"] != "orchestras" else "P4.CONCERT.3"
+    corner = "the card has this style" if matches_style else "the card has no corner for it"
+    lines.append(Line(
+        f"Judged in the {style} style ({corner}): required {_musicians(required)}", style_rule))
+    performers = []
+    for item in d["orchestras"]:
+        if item in cards.orchestras:
+            o = cards.orchestras[item]
+            performers.append(f"{o.name} [{item}] ({o.style} {o.part})")
+        else:
+            performers.append(f"{SPECIAL_NAMES.get(item, item)} [{item}] (virtuoso)")
+    capacity = ""
+    if d["venue"] in HALLS:
+        capacity = f"; the {_area(d['venue'])} holds {HALLS[d['venue']][1] * 10} musicians"
+    lines.append(Line(
+        f"Brought {_musicians(brought)} ({have * 10} of {need * 10} required): "
+        f"{', '.join(performers)}; {d['markers']} dissent marker(s) on stage{capacity}",
+        "P4.CONCERT.2"))
+
+    # RATE.POOR.1-5 and RATE.FAIR.1-3: the event lists every condition that held.
+    short = (need - have) * 10
+    gap = f"{short} musicians short" if short > 0 else "none short"
+    missing = [part for part, r, b in (("instrumentalists", required[0], brought[0]),
+                                       ("singers", required[1], brought[1])) if r and not b]
+    checks = [
+        ("RATE.POOR.1", f"wrong style and fewer musicians than required ({have * 10} of "
+                        f"{need * 10})" if not matches_style else "the style matches the card"),
+        ("RATE.POOR.2", f"own style, {gap} (poor from 20 short)" if matches_style
+                        else "not in the card's own style"),
+        ("RATE.POOR.3", f"the card asks for {' and '.join(missing)} and none were brought"
+                        if missing else "every section the card asks for is on stage"),
+        ("RATE.POOR.4", f"{d['markers']} dissent marker(s) on stage (poor from 2)"),
+    ]
+    if card.kind == "discovery":
+        found = bool(d["restoration"] and d["restoration"]["found"])
+        checks.append(("RATE.POOR.5", "restoration found nothing (RESTORE.1)" if not found
+                       else "restoration found something (RESTORE.1)"))
+    for rule, why in checks:
+        holds = rule in reasons
+        lines.append(Line(f"{'holds' if holds else 'does not hold'}: {why}", rule))
+    fair_checks = [
+        ("RATE.FAIR.1", f"wrong style, {have * 10} of {need * 10} required musicians brought "
+                        "(fair with at least as many)" if not matches_style
+                        else "the style matches the card"),
+        ("RATE.FAIR.2", f"own style, {gap} (fair when exactly 10 short)"
+                        if matches_style else "not in the card's own style"),
+        ("RATE.FAIR.3", f"{d['markers']} dissent marker(s) on stage (fair with exactly 1)"),
+    ]
+    for rule, why in fair_checks:
+        if poor:
+            lines.append(Line(f"not checked (already poor): {why}", rule))
+        else:
+            lines.append(Line(f"{'holds' if rule in reasons else 'does not hold'}: {why}", rule))
+    base = d["base_rating"]
+    base_rule = {"poor": "RATE.POOR", "fair": "RATE.FAIR", "good": "RATE.GOOD"}[base]
+    held = ", ".join(r for r in d["reasons"] if r != "RATE.GOOD")
+    lines.append(Line(f"Rating before the media: {base}" + (f" ({held})" if held else
+                                                            " (no poor or fair condition)"),
+                      base_rule))
+    if d["media"]:
+        if d["rating"] != base:
+            lines.append(Line(f"Media holder: the rating goes up one level, {base} → "
+                              f"{d['rating']}", "RATE.MEDIA"))
+        else:
+            lines.append(Line("Media holder, but a good concert stays good", "RATE.MEDIA"))
+    else:
+        lines.append(Line(f"Not the media holder: the rating stays {d['rating']}", "RATE.MEDIA"))
+    lines.append(Line(f"Card fame for a {d['rating']} concert: {d['card_fame']}", "RATE.FAME"))
+
+    total = d["card_fame"]
+    if d.get("restoration") is not None:
+        lines.extend(_explain_restoration(event, cards, card, opts))
+        rest = d["restoration"]
+        total = d["card_fame"] + rest["bonus"]
+        if rest["capped"]:
+            lines.append(Line(f"Card fame + restoration = {total} > 10: a discovery card gives "
+                              "at most 10", "RESTORE.4"))
+            total = 10
+        elif rest["bonus"]:
+            lines.append(Line(f"Card fame + restoration = {total} (at most 10)", "RESTORE.4"))
+
+    lines.extend(_explain_tour(d, card, total, opts))
+    lines.append(Line(f"Fame {d['fame']:+d}, gained at once", "P4.CONCERT.4"))
+    lines.append(Line(f"Income {d['income']} G, received in P5 settlement", "P5.1"))
+    return lines
+
+
+def _explain_restoration(event: Event, cards: CardSet, card: MusicCard,
+                         opts: Any) -> list[Line]:
+    rest = event.data["restoration"]
+    me = cards.composers[card.composer]
+    recorded = [tuple(m) for m in rest["matches"]]
+    pioneer_ids = {"P5", "P6"}
+    matched_cards = [m[0] for m in recorded if m[0] not in pioneer_ids]
+    pioneer = any(m[0] in pioneer_ids for m in recorded)
+    any_depth = opts["RULING-LINEAGE"] == "any-depth"
+    # The engine's own function, over the cards the event says matched.
+    again = R.restoration(cards, card, matched_cards, pioneer=pioneer, lineage_any_depth=any_depth)
+    lines: list[Line] = []
+    if not recorded:
+        lines.append(Line(f"Restoration: no earlier played card shares {me.name}'s nationality "
+                          f"({me.nationality}) or the {card.era} era, nor composer or lineage",
+                          "RESTORE.1"))
+    for m in again.matches:
+        if m.card in pioneer_ids:
+            lines.append(Line(f"+1 {SPECIAL_NAMES[m.card]} [{m.card}]: counts as one played "
+                              f"card of the same era", "RESTORE.5"))
+            continue
+        other = cards.music[m.card]
+        them = cards.composers[other.composer]
+        if m.nationality_or_era:
+            parts = []
+            if "nationality" in m.why:
+                parts.append(f"same nationality ({them.nationality})")
+            if "era" in m.why:
+                parts.append(f"same era ({other.era})")
+            lines.append(Line(f"+1 {card_name(cards, m.card)}: {' and '.join(parts)}",
+                              "RESTORE.1"))
+        if "same composer" in m.why:
+            lines.append(Line(f"+1 {card_name(cards, m.card)}: same composer ({me.name})",
+                              "RESTORE.1"))
+        elif "lineage" in m.why:
+            depth = "any depth" if any_depth else "direct teacher and student only"
+            lines.append(Line(f"+1 {card_name(cards, m.card)}: one teaching lineage, "
+                              f"{_lineage_path(cards, them.id, me.id)} ({depth})", "RESTORE.2"))
+    lineage_only = opts["RULING-RESTORE-GOOD"] == "lineage-good-only"
+    good = event.data["rating"] == R.GOOD
+    bonus = again.bonus(good=good, lineage_only_needs_good=lineage_only)
+    points = sum(m.nationality_or_era + m.composer_or_lineage for m in again.matches)
+    if bonus != rest["bonus"] or [m.card for m in again.matches] != [m[0] for m in recorded]:
+        lines.append(Line(f"Note: with these rules the restoration would be +{bonus}; the game "
+                          f"recorded +{rest['bonus']} (played under other rule options?)",
+                          "RESTORE.2"))
+    rule_name = "RULING-RESTORE-GOOD" if lineage_only else "RESTORE.3"
+    if good:
+        why = "the concert is good: the whole bonus counts"
+    elif lineage_only:
+        why = (f"the concert is {event.data['rating']}: only the nationality/era points count, "
+               "the composer/lineage points need a good rating")
+    else:
+        why = f"the concert is {event.data['rating']}, not good: the bonus does not count"
+    lines.append(Line(f"Restoration bonus +{rest['bonus']} of {points} point(s) found ({why})",
+                      rule_name))
+    return lines
+
+
+def _explain_tour(d: dict[str, Any], card: MusicCard, total: int, opts: Any) -> list[Line]:
+    venue = d["venue"]
+    if venue not in TOURS:
+        return [Line(f"In the {_area(venue)}: no tour multiplier", "P3.HALL")]
+    _, _, (fn, fd), (inum, iden) = TOURS[venue]
+    away = opts["RULING-ROUNDING"] == "away-from-zero"
+    rounding = "away from zero" if away else "toward zero"
+    lines: list[Line] = []
+    if fn:
+        exact = total * fn / fd
+        lines.append(Line(f"On the {_area(venue)}: fame {total} ×{fn / fd:g} = {exact:g}; "
+                          "no income", "P3.TOUR"))
+        if exact != int(exact):
+            lines.append(Line(f"{exact:g} fame rounded {rounding} to {d['fame']}", "P3.TOUR.4"))
+    else:
+        if total > 0:
+            lines.append(Line(f"On the {_area(venue)}: the concert's {total} fame is given up",
+                              "P3.TOUR.3"))
+        else:
+            lines.append(Line(f"On the {_area(venue)}: no fame gain, but the loss of {total} "
+                              "still counts", "P3.TOUR.3"))
+        exact_income = card.income * inum / iden
+        lines.append(Line(f"Income {card.income} G ×{inum / iden:g} = {exact_income:g} G",
+                          "P3.TOUR"))
+        if exact_income % 5:
+            lines.append(Line(f"{exact_income:g} G rounded {rounding} to 5 G: {d['income']} G",
+                              "P3.TOUR.4"))
+    return lines
+
+
+# ---------------------------------------------------------------------------- payments
+def _pay_lines(event: Event, cards: CardSet) -> list[Line]:
+    d, rule = event.data, event.rule
+    amount, reason = d["amount"], d["reason"]
+    to = f" to seat {d['to']}" if d.get("to") is not None else " to the bank"
+    head = f"Pays {amount} G{to} → {d['money']} G left"
+    lines: list[Line] = []
+    if rule == "P1.3":
+        lines.append(Line(f"{head}: the highest bid won the special-card auction", rule))
+    elif rule == "P2.2":
+        lines.append(Line(f"{head}: the winning media bid", rule))
+    elif rule == "P4.HIRE.1":
+        lines.append(Line(f"{head}: hired a face-up orchestra (100 G modern, 150 G authentic)",
+                          rule))
+    elif rule == "P4.HIRE.2":
+        lines.append(Line(f"{head}: hired an orchestra away from its owner (its price, 50 G "
+                          "less with 2 markers)", rule))
+    elif rule in ("P4.BUY.1", "P4.BUY.3"):
+        lines.append(Line(f"{head}: bought a face-up score card for 100 G ({reason})", rule))
+    elif rule == "P4.BUY.2":
+        lines.append(Line(f"{head}: the agreed price of a card bought from another player",
+                          rule))
+    elif rule == "P4.DISCOVER.1":
+        lines.append(Line(f"{head}: searched a discovery deck ({reason})", rule))
+    elif rule == "P4.APPEASE.1":
+        lines.append(Line(f"{head}: one month's salary to remove a dissent marker ({reason})",
+                          rule))
+    elif rule in ("P5.2", "P4.3") and not reason.startswith("salaries"):
+        full = HALLS[reason][0] if reason in HALLS else TOURS[reason][0] if reason in TOURS \
+            else None
+        lines.append(Line(f"{head}: the {_area(reason)}" + (f" (costs {full} G)" if full else ""),
+                          "P5.2"))
+        if rule == "P4.3":
+            lines.append(Line("No concert this month: half the venue cost", "P4.3"))
+    elif rule in ("P5.3", "P4.3"):
+        lines.append(Line(f"{head}: {reason} (50 G modern, 100 G authentic a month)", "P5.3"))
+        if rule == "P4.3":
+            lines.append(Line("No concert this month: half of every salary", "P4.3"))
+    elif rule == "P5.4":
+        lines.append(Line(f"{head}: {reason} (50 G from fame 30, 100 G from fame 50)", rule))
+    else:
+        lines.append(Line(f"{head} ({reason})", rule))
+    return lines
+
+
+def _income_lines(event: Event) -> list[Line]:
+    d, rule = event.data, event.rule
+    head = f"Receives {d['amount']} G → {d['money']} G"
+    why = {
+        "P5.1": "the concert's income (after any tour multiplier)",
+        "P4.4": "no concert and at most one action this month: 100 G from the bank",
+        "SPECIAL.P1": "Guarneri violin: 50 G in a month with a concert",
+    }.get(rule, d["reason"])
+    return [Line(f"{head}: {why}", rule)]
+
+
+def _fame_lines(event: Event) -> list[Line]:
+    d, rule = event.data, event.rule
+    head = f"Fame {d['delta']:+d} → {d['fame']}"
+    why = {
+        "P4.CONCERT.4": f"the {d['reason']}",
+        "P5.2": f"commercial tour paid in fame ({d['reason']})",
+        "P4.3": f"no concert: half a commercial tour's fame cost ({d['reason']})",
+        "RULING-UNPAID-VENUE": f"1 fame per started 50 G of venue cost not paid ({d['reason']})",
+        "SPECIAL.P2": "Stradivari cello: +1 fame in a month with a concert",
+        "SPECIAL.P7": "Journalist: +1 fame, alone in a hall or on a tour",
+    }.get(rule, d["reason"])
+    lines = [Line(f"{head}: {why}", rule)]
+    if rule == "P4.3":
+        lines.append(Line("Half a fame cost is rounded as RULING-HALF-FAME says",
+                          "RULING-HALF-FAME"))
+    if d.get("floored"):
+        lines.append(Line("Fame never drops below 0: the loss stops at 0", "P5.8"))
+    return lines
+
+
+def _marker_lines(event: Event, cards: CardSet) -> list[Line]:
+    d, rule = event.data, event.rule
+    why = {
+        "P5.3": "its salary was not paid",
+        "RULING-UNPAID-SURCHARGE": "the fame surcharge (P5.4) could not be paid",
+        "SPECIAL.S6": "the Rumourmonger's marker",
+    }.get(rule, d["reason"])
+    return [
+        Line(f"Dissent marker on {card_name(cards, d['orchestra'])}: {why}; "
+             f"{d['markers']} marker(s) now", rule),
+        Line("On stage 1 marker makes a concert fair, 2 make it poor", "RATE.FAIR.3"),
+        Line("A third marker sends the orchestra away", "P5.7"),
+        Line("Each marker left at the end costs 1 fame", "END.5"),
+    ]
+
+
+def _unpaid_lines(event: Event) -> list[Line]:
+    d, rule = event.data, event.rule
+    if rule == "RULING-UNPAID-VENUE":
+        if d.get("fame"):
+            return [Line(f"Cannot pay {d['amount']} G of the venue: costs {d['fame']} fame "
+                         "(1 per started 50 G)", rule)]
+        return [Line(f"Cannot pay {d['amount']} G of the venue: forgiven", rule)]
+    return [Line(f"Cannot pay the {d['amount']} G fame surcharge: forgiven", rule)]
+
+
+def _award_lines(event: Event) -> list[Line]:
+    d = event.data
+    winners = ", ".join(f"seat {s}" for s in d["winners"])
+    lines = [Line(f"Award '{d['award']}': counts {d['counts']} per seat; most: {winners}; "
+                  f"+{d['share']} fame each", event.rule)]
+    if len(d["winners"]) > 1:
+        lines.append(Line(f"{len(d['winners'])} players tied: they share the award", "END.6"))
+    return lines
+
+
+def explain_payment(event: Event, cards: CardSet) -> list[Line]:
+    """A money, fame, marker or award event: what was paid or received, and why."""
+    kind = event.kind
+    if kind == "pay":
+        return _pay_lines(event, cards)
+    if kind == "income":
+        return _income_lines(event)
+    if kind == "unpaid":
+        return _unpaid_lines(event)
+    if kind == "fame":
+        return _fame_lines(event)
+    if kind == "marker":
+        return _marker_lines(event, cards)
+    if kind == "award":
+        return _award_lines(event)
+    if kind == "marker_penalty":
+        return [Line(f"-{event.data['markers']} fame: one per dissent marker at the end",
+                     event.rule)]
+    raise ValueError(f"explain_payment does not explain {kind!r} events; "
+                     f"expected one of {', '.join(PAYMENT_KINDS)}")
+
+
+def explain_event(event: Event, cards: CardSet, rules: RuleSet | None = None) -> list[Line]:
+    """Any event: concerts and payments in detail, everything else in one described line."""
+    if event.kind == "concert":
+        return explain_concert(event, cards, rules)
+    if event.kind in PAYMENT_KINDS:
+        return explain_payment(event, cards)
+    text = describe_event(event, cards)
+    suffix = f" [{event.rule}]"
+    if text.endswith(suffix):
+        text = text[: -len(suffix)]
+    return [Line(text, event.rule)]
+
+
+__all__ = ["PAYMENT_KINDS", "Line", "explain_concert", "explain_event", "explain_payment"]
