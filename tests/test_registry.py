@@ -119,3 +119,10 @@ def test_entry_point_plugins_are_found(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reg, "_entry_points", lambda: [ep])
     assert "plugged" in available_strategies()
     assert make_strategy("plugged").__name__ == "greedy_strategy"
+
+
+@pytest.mark.parametrize("name", ["impresario", "merchant", "collector"])
+def test_heuristic_bots_are_registered_by_name(name: str) -> None:
+    bot = make_strategy(name)
+    assert bot.__name__ == f"{name}_strategy"
+    assert Game(seed=2).play([bot, random_strategy, random_strategy, random_strategy]).finished

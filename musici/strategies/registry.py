@@ -46,6 +46,12 @@ _BUILTIN: dict[str, tuple[str, str, str]] = {
                "uniformly random legal answers"),
     "greedy": ("musici.strategies.greedy", "greedy_strategy",
                "baseline: staffs the best card in hand, cheapest hall that fits"),
+    "impresario": ("musici.strategies.impresario", "impresario_strategy",
+                   "fame first: big halls, academic tours, the media when it lifts a concert"),
+    "merchant": ("musici.strategies.merchant", "merchant_strategy",
+                 "money first: commercial tours and cheap halls, spends it all late"),
+    "collector": ("musici.strategies.collector", "collector_strategy",
+                  "discovers cards and builds restoration chains (RESTORE)"),
 }
 _REGISTERED: dict[str, tuple[Callable[..., Any], str]] = {}
 
