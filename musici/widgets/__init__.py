@@ -1,0 +1,17 @@
+"""Notebook widgets on top of the engine and the analysis layer (ipywidgets, plotly).
+
+- :class:`GameStepper`: step through a game, travel in time, play along as a seat;
+- :class:`BonusExplorer`: the restoration bonus of a discovery card, graph and table.
+
+Nothing below this layer imports it: ``musici.engine`` and ``musici.analysis`` work
+without ipywidgets.
+"""
+
+from musici.widgets.bonus_explorer import BonusExplorer
+from musici.widgets.controls import AnswerControls, prompt_text
+from musici.widgets.fame_chart import FameChart
+from musici.widgets.history import History
+from musici.widgets.stepper import HUMAN, GameStepper
+
+__all__ = ["HUMAN", "AnswerControls", "BonusExplorer", "FameChart", "GameStepper", "History",
+           "prompt_text"]

@@ -1,0 +1,207 @@
+"""Play along: a human seat's decision as controls, answered through ``Game.answer``.
+
+A ``choice`` becomes one button per option (a dropdown when there are many), an ``amount``
+a bounded number box, a ``subset`` one checkbox per item (a count box for items that may
+repeat, such as markers to appease). The engine validates every answer: an illegal one
+shows its ``IllegalAnswer`` message and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from musici.cards import CardSet
+from musici.decisions import Answer, Decision, IllegalAnswer
+from musici.describe import card_name
+
+MAX_BUTTONS = 8  # more options than this: a dropdown and one "answer" button
+
+_PROMPTS: dict[str, str] = {
+    "auction": "Auction of {card}: highest bid {high} G ({leader}). Bid {bid} G or pass.",
+    "media_bid": "Your secret bid for the media token (0 = no bid).",
+    "venue": "Choose this month's venue (hall or tour).",
+    "action": "Action round {round}: choose an action.",
+    "buy": "Buy a face-up score card, or offer to buy one from a player.",
+    "buy_price": "Your price offered to seat {seller} for one of their cards.",
+    "buy_era": "Seat {seller} is offered {price} G: name the era you ask for (or any).",
+    "buy_fallback": "No sale: take a face-up score card instead.",
+    "sell": "Seat {buyer} offers {price} G for a card (era: {era}). Sell one or decline.",
+    "discover": "Search which discovery deck?",
+    "hire": "Hire which orchestra?",
+    "concert_card": "Which card do you play in concert?",
+    "concert_orchestras": "Which orchestras play {card} at {venue} (room for {capacity}0 musicians)?",
+    "poach_consent": "Seat {buyer} wants to hire {orchestra} away from you for {price} G.",
+    "appease": "Which dissent markers do you remove?",
+    "salaries": "Which salaries do you pay (while the money lasts)?",
+    "special": "Play a special card?",
+}
+
+
+def _label(cards: CardSet, value: Any) -> str:
+    if isinstance(value, tuple):
+        return " + ".join(_label(cards, v) for v in value)
+    if isinstance(value, str) and (value in cards.music or value in cards.orchestras
+                                   or value in cards.specials):
+        return card_name(cards, value)
+    return str(value)
+
+
+def prompt_text(decision: Decision, cards: CardSet) -> str:
+    """A short prompt for ``decision`` (card ids in its info named)."""
+    info: dict[str, Any] = {k: (_label(cards, v) if k in ("card", "orchestra") else v)
+                            for k, v in decision.info.items()}
+    if decision.kind == "auction":
+        leader = info.get("leader")
+        info["leader"] = "nobody yet" if leader is None else f"seat {leader}"
+    template = _PROMPTS.get(decision.kind)
+    if template is not None:
+        try:
+            return template.format(**info)
+        except (KeyError, IndexError):
+            pass
+    extra = ", ".join(f"{k}: {v}" for k, v in info.items())
+    return f"{decision.kind}" + (f" ({extra})" if extra else "")
+
+
+def _button(description: str, css: str, tooltip: str = "", style: str = "") -> widgets.Button:
+    button = widgets.Button(description=description, tooltip=tooltip or description,
+                            button_style=style, layout=widgets.Layout(width="auto"))
+    button.add_class(css)
+    return button
+
+
+class AnswerControls:
+    """``.widget`` (class ``human-controls``): the legal answers of one decision as controls.
+
+    ``on_answer(answer)`` applies an answer and raises ``IllegalAnswer`` if it is illegal;
+    the message is then shown in ``.error`` (class ``answer-error``).
+    """
+
+    def __init__(self, on_answer: Callable[[Answer], None]) -> None:
+        self.on_answer = on_answer
+        self.decision: Decision | None = None
+        self.prompt = widgets.HTML()
+        self.error = widgets.HTML()
+        self.error.add_class("answer-error")
+        self.inputs: list[widgets.Widget] = []
+        self.submit_button: widgets.Button | None = None
+        self.widget = widgets.VBox(layout=widgets.Layout(border="2px solid #ff7f0e",
+                                                         padding="4px", display="none"))
+        self.widget.add_class("human-controls")
+
+    # ------------------------------------------------------------------ showing
+    def hide(self) -> None:
+        self.decision = None
+        self.inputs = []
+        self.submit_button = None
+        self.widget.children = ()
+        self.widget.layout.display = "none"
+
+    def show(self, decision: Decision, cards: CardSet, *, who: str = "",
+             recorded: Answer | None = None) -> None:
+        """Controls for ``decision``; ``recorded`` is the answer given before (a past step)."""
+        self.decision = decision
+        self.error.value = ""
+        head = (f"<b>{escape(who or f'seat {decision.player}')} to decide:</b> "
+                f"{escape(prompt_text(decision, cards))} "
+                f"<span style='color:#666'>[{escape(decision.kind)} · "
+                f"<code>{escape(decision.rule)}</code>]</span>")
+        if recorded is not None:
+            head += (f"<br><span style='color:#666'>recorded answer: "
+                     f"{escape(_label(cards, recorded))}; a different answer branches the game "
+                     f"and drops the later steps</span>")
+        self.prompt.value = head
+        if decision.space == "choice":
+            body = self._choice(decision, cards)
+        elif decision.space == "amount":
+            body = self._amount(decision)
+        else:
+            body = self._subset(decision, cards)
+        legal = widgets.HTML(f"<span style='color:#666;font-size:11px'>legal: "
+                             f"{escape(decision.describe_legal())}</span>")
+        self.widget.children = (self.prompt, body, legal, self.error)
+        self.widget.layout.display = "flex"
+
+    def _choice(self, d: Decision, cards: CardSet) -> widgets.Widget:
+        if len(d.options) <= MAX_BUTTONS:
+            buttons = []
+            for option in d.options:
+                text = ", ".join(map(str, option)) if isinstance(option, tuple) else str(option)
+                button = _button(text, "answer-btn", tooltip=_label(cards, option))
+                button.on_click(lambda _b, o=option: self.submit(o))
+                buttons.append(button)
+            self.inputs = buttons
+            return widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap"))
+        select = widgets.Dropdown(options=[(_label(cards, o), i) for i, o in enumerate(d.options)],
+                                  layout=widgets.Layout(width="auto"))
+        select.add_class("answer-select")
+        self.inputs = [select]
+        self.submit_button = _button("answer", "answer-submit", style="warning")
+        self.submit_button.on_click(lambda _b: self.submit(d.options[select.value]))
+        return widgets.HBox([select, self.submit_button])
+
+    def _amount(self, d: Decision) -> widgets.Widget:
+        box = widgets.BoundedIntText(value=d.lo, min=d.lo, max=d.hi, step=d.step,
+                                     description=f"{d.lo}–{d.hi} G",
+                                     layout=widgets.Layout(width="220px"))
+        box.add_class("amount-input")
+        self.inputs = [box]
+        self.submit_button = _button("answer", "answer-submit", style="warning")
+        self.submit_button.on_click(lambda _b: self.submit(int(box.value)))
+        return widgets.HBox([box, self.submit_button])
+
+    def _subset(self, d: Decision, cards: CardSet) -> widgets.Widget:
+        rows: list[widgets.Widget] = []
+        for i, item in enumerate(d.items):
+            notes = []
+            if d.groups:
+                notes.append(d.groups[i])
+            if d.costs:
+                notes.append(f"{d.costs[i]} G")
+            text = _label(cards, item) + (f" ({', '.join(notes)})" if notes else "")
+            limit = d.limits[i] if d.limits else 1
+            if limit > 1:
+                control: widgets.Widget = widgets.BoundedIntText(
+                    value=0, min=0, max=limit, description=text,
+                    style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
+                control.add_class("subset-count")
+            else:
+                control = widgets.Checkbox(value=False, description=text, indent=False,
+                                           layout=widgets.Layout(width="auto"))
+                control.add_class("subset-box")
+            rows.append(control)
+        self.inputs = rows
+        self.submit_button = _button("answer", "answer-submit", style="warning")
+        self.submit_button.on_click(lambda _b: self.submit(self.subset_value()))
+        budget = f" · budget {d.budget} G" if d.budget is not None else ""
+        size = widgets.HTML(f"<span style='font-size:11px'>choose {d.min_size}–{d.max_size}"
+                            f"{budget}</span>")
+        return widgets.VBox([*rows, widgets.HBox([size, self.submit_button])])
+
+    def subset_value(self) -> tuple[str, ...]:
+        """The items ticked (an item repeated as often as its count box says)."""
+        d = self.decision
+        if d is None:
+            return ()
+        out: list[str] = []
+        for item, control in zip(d.items, self.inputs, strict=True):
+            out += [item] * int(control.value)
+        return tuple(out)
+
+    # ------------------------------------------------------------------ answering
+    def submit(self, answer: Answer) -> bool:
+        """Apply ``answer``; show the engine's message if it is illegal. Returns success."""
+        try:
+            self.on_answer(answer)
+        except IllegalAnswer as exc:
+            self.error.value = (f"<div style='color:#b00;font-size:12px'>illegal answer: "
+                                f"{escape(str(exc))}</div>")
+            return False
+        return True
+
+
+__all__ = ["MAX_BUTTONS", "AnswerControls", "prompt_text"]

@@ -1,0 +1,308 @@
+"""musici.widgets, kernel side (no browser): buttons are clicked with ``button.click()``,
+widget values are set directly, and assertions read widget state and the shown game."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from musici import Game, IllegalAnswer, standard_cardset
+from musici import rating as R
+from musici.strategies import greedy_strategy
+from musici.widgets import BonusExplorer, GameStepper
+from musici.widgets.stepper import TEACHER
+
+BOTS = ("greedy", "greedy", "greedy", "random")
+CARDS = standard_cardset()
+
+
+def state(game: Game) -> tuple:
+    return ([e.to_dict() for e in game.events], list(game.answers),
+            [(p.fame, p.money, tuple(p.hand), tuple(p.played)) for p in game.players],
+            game.month, game.phase, game.decision)
+
+
+def replay(seed: int, answers: list) -> Game:
+    game = Game(4, seed)
+    for a in answers:
+        game.answer(a)
+    return game
+
+
+def drive_human(stepper: GameStepper, until, limit: int = 2000) -> None:
+    """Answer the human seat with the greedy bot (through ``stepper.answer``) until
+    ``until(decision)`` holds for the pending human decision."""
+    for _ in range(limit):
+        d = stepper.game.decision
+        assert d is not None, "the game ended before the wanted decision"
+        if stepper.humans[d.player]:
+            if until(d):
+                return
+            stepper.answer(greedy_strategy(stepper.game.view(d.player), d))
+        else:
+            stepper.advance("end")
+    pytest.fail("never reached the wanted human decision")
+
+
+@pytest.fixture(scope="module")
+def finished() -> GameStepper:
+    stepper = GameStepper(players=BOTS, seed=5)
+    stepper.buttons["end"].click()
+    return stepper
+
+
+# ---------------------------------------------------------------------------- stepping
+def test_next_phase_changes_timeline_and_fame_chart() -> None:
+    stepper = GameStepper(players=BOTS, seed=2)
+    assert "Month 1 · P1 auction" in stepper.timeline.value
+    chart = stepper.fame.widget
+    before = [tuple(chart.data[s].x) for s in range(4)]
+    widget_id = id(chart)
+    stepper.buttons["phase"].click()
+    assert stepper.game.phase == "P2"
+    assert "Month 1 · P2 media" in stepper.timeline.value
+    after = [tuple(chart.data[s].x) for s in range(4)]
+    assert after != before and len(after[0]) > len(before[0])
+    for _ in range(6):  # on to month 2: money and fame lines move
+        stepper.buttons["phase"].click()
+    assert stepper.game.month == 2
+    assert "Month 2 · P" in stepper.timeline.value
+    assert id(stepper.fame.widget) == widget_id  # updated in place, not rebuilt
+    fames = [p.fame for p in stepper.game.players]
+    assert [chart.data[s].y[-1] for s in range(4)] == fames
+
+
+def test_next_month_and_end(finished: GameStepper) -> None:
+    game = finished.game
+    assert game.finished and "Final scoring" in finished.timeline.value
+    assert all(finished.buttons[b].disabled for b in ("decision", "phase", "month", "end"))
+    assert len(finished.fame.widget.data[finished.fame._final].y) == 4
+    assert finished.slider.max == game.step == finished.history.last
+
+
+def test_time_travel_reproduces_identical_states() -> None:
+    stepper = GameStepper(players=BOTS, seed=5)
+    stepper.buttons["end"].click()
+    final = state(stepper.game)
+    answers = list(stepper.game.answers)
+    last = stepper.history.last
+    for k in (0, 37, 150, last - 1):
+        stepper.slider.value = k
+        assert stepper.game.step == k
+        assert state(stepper.game) == state(replay(5, answers[:k]))  # replay agrees
+        assert f"step {k}" in stepper.timeline.value
+    stepper.slider.value = 120
+    stepper.buttons["back"].click()
+    assert stepper.game.step == 119
+    stepper.buttons["decision"].click()
+    assert stepper.game.step == 120
+    assert state(stepper.game) == state(replay(5, answers[:120]))
+    stepper.buttons["end"].click()  # forward along the recorded answers
+    assert stepper.game.step == last and state(stepper.game) == final
+    assert stepper.history.last == last  # nothing was re-played or dropped
+
+
+def test_restart_with_a_seed() -> None:
+    stepper = GameStepper(players=BOTS, seed=1)
+    stepper.buttons["month"].click()
+    stepper.seed_input.value = 9
+    stepper.buttons["restart"].click()
+    assert stepper.game.seed == 9 and stepper.game.step == 0 and stepper.slider.max == 0
+    assert "Month 1 · P1 auction" in stepper.timeline.value
+
+
+# ---------------------------------------------------------------------------- play along
+def test_human_decision_appears_as_controls_and_answering_advances() -> None:
+    stepper = GameStepper(seed=1)  # seat 0 is "human"
+    d = stepper.game.decision
+    assert d.player == 0 and d.space == "choice"
+    assert stepper.controls.widget.layout.display != "none"
+    buttons = stepper.controls.inputs
+    assert [b.description for b in buttons] == [str(o) for o in d.options]
+    assert all("answer-btn" in b._dom_classes for b in buttons)
+    assert d.rule in stepper.controls.prompt.value and d.kind in stepper.controls.prompt.value
+    assert all(stepper.buttons[b].disabled for b in ("decision", "phase", "month", "end"))
+    buttons[0].click()
+    game = stepper.game
+    assert game.answers[0] == d.options[0]
+    assert game.step >= 1
+    # the bots played on until seat 0 must decide again
+    assert game.decision is not None and game.decision.player == 0
+    assert stepper.controls.decision is game.decision
+
+
+def test_illegal_amount_shows_error_and_leaves_game_unchanged() -> None:
+    stepper = GameStepper(seed=3)
+    drive_human(stepper, lambda d: d.space == "amount" and d.step > 1)
+    d = stepper.game.decision
+    before, last = state(stepper.game), stepper.history.last
+    box = stepper.controls.inputs[0]
+    assert "amount-input" in box._dom_classes and (box.min, box.max) == (d.lo, d.hi)
+    box.value = d.lo + 1  # not a multiple of the step
+    stepper.controls.submit_button.click()
+    assert "illegal" in stepper.controls.error.value
+    assert state(stepper.game) == before and stepper.history.last == last
+    assert stepper.controls.submit(d.hi + d.step) is False  # out of range, straight to submit
+    assert state(stepper.game) == before
+    step = stepper.game.step
+    box.value = d.lo + d.step
+    stepper.controls.submit_button.click()
+    assert stepper.game.step > step
+    assert stepper.history.snaps[step + 1].answers[-1] == d.lo + d.step
+
+
+def test_subset_decision_through_checkboxes() -> None:
+    stepper = GameStepper(seed=4)
+    drive_human(stepper, lambda d: d.space == "subset"
+                and all((d.limits[i] if d.limits else 1) == 1 for i in range(len(d.items))))
+    d = stepper.game.decision
+    step = stepper.game.step
+    boxes = stepper.controls.inputs
+    assert len(boxes) == len(d.items)
+    assert all("subset-box" in b._dom_classes for b in boxes)
+    if d.min_size > 0:  # nothing ticked: illegal, nothing changes
+        stepper.controls.submit_button.click()
+        assert "illegal" in stepper.controls.error.value and stepper.game.step == step
+    wanted = greedy_strategy(stepper.game.view(d.player), d)
+    for item, box in zip(d.items, boxes, strict=True):
+        box.value = item in wanted
+    assert stepper.controls.subset_value() == d.normalize(wanted)
+    stepper.controls.submit_button.click()
+    assert stepper.history.snaps[step + 1].answers[-1] == d.normalize(wanted)
+    assert stepper.game.step > step
+
+
+def test_past_human_answer_branches_or_keeps_future() -> None:
+    stepper = GameStepper(seed=1)
+    drive_human(stepper, lambda d: True)  # step 0: seat 0's auction
+    stepper.answer(stepper.game.decision.options[0])
+    drive_human(stepper, lambda d: stepper.game.month == 2)
+    last = stepper.history.last
+    stepper.slider.value = 0
+    d = stepper.game.decision
+    recorded = stepper.history.recorded_answer()
+    assert "recorded answer" in stepper.controls.prompt.value
+    stepper.controls.submit(recorded)  # the same answer: the future is kept
+    assert stepper.history.last == last
+    # bots replay the record up to seat 0's next (recorded) decision, and stop there
+    assert 0 < stepper.history.pos < last and stepper.game.decision.player == 0
+    assert stepper.game.answers == stepper.history.snaps[last].answers[:stepper.history.pos]
+    stepper.slider.value = 0
+    other = next(o for o in d.options if o != recorded)
+    assert stepper.controls.submit(other)
+    assert stepper.history.snaps[1].answers == [other]
+    assert "branch" in stepper.status.value
+    assert all(g.answers[:1] == [other] for g in stepper.history.snaps[1:])
+
+
+# ---------------------------------------------------------------------------- views
+def test_teacher_toggle_hides_other_hands() -> None:
+    stepper = GameStepper(players=BOTS, seed=0)
+    game = stepper.game
+    public = set(game.score_market) | set(game.orchestra_market)
+    secret = next(c for c in game.players[1].hand
+                  if c not in public and all(c not in p.hand for p in game.players if p.seat != 1))
+    tag = f"[{secret}]"
+    assert tag in stepper.table.value  # teacher view: all hands
+    stepper.view_toggle.value = 2
+    assert stepper.seat == 2
+    assert tag not in stepper.table.value and tag not in stepper.events.value
+    assert f"[{game.players[2].hand[0]}]" in stepper.table.value  # its own hand is shown
+    stepper.view_toggle.value = 1
+    assert tag in stepper.table.value
+    stepper.view_toggle.value = TEACHER
+    assert stepper.seat is None and tag in stepper.table.value and tag in stepper.events.value
+
+
+def test_why_panel_explains_a_concert_with_rate_ids() -> None:
+    stepper = GameStepper(players=BOTS, seed=6)
+    for _ in range(600):
+        concerts = [i for _, i in stepper.why_select.options
+                    if stepper.game.events[i].kind == "concert"]
+        if concerts:
+            break
+        stepper.buttons["decision"].click()
+    else:
+        pytest.fail("no concert in the game")
+    stepper.why_select.value = concerts[0]
+    assert "RATE" in stepper.why_view.value
+    assert "concert" in stepper.why_select.label.lower() or "played" in stepper.why_select.label
+    payments = [i for _, i in stepper.why_select.options if stepper.game.events[i].kind == "pay"]
+    if payments:
+        stepper.why_select.value = payments[0]
+        assert stepper.game.events[payments[0]].rule in stepper.why_view.value
+
+
+def test_events_view_names_rules() -> None:
+    stepper = GameStepper(players=BOTS, seed=2)
+    stepper.buttons["decision"].click()
+    events = stepper.history.step_events()
+    assert events and all(e.rule in stepper.events.value for e in events)
+
+
+# ---------------------------------------------------------------------------- bonus explorer
+def test_bonus_explorer_total_is_the_engines() -> None:
+    explorer = BonusExplorer()
+    explorer.discovery.value = "D06"
+    explorer.played.value = ("S02", "S30", "S05")
+    expected = R.restoration(CARDS, CARDS.music["D06"], ["S02", "S30", "S05"]).bonus(good=True)
+    assert expected > 0
+    assert explorer.bonus == expected
+    assert f"restoration bonus +{expected}" in explorer.table.value
+    assert explorer.figure.layout.meta["bonus"] == expected
+    explorer.good.value = False
+    assert explorer.bonus == 0 and "restoration bonus +0" in explorer.table.value
+    assert "bonus-graph" in explorer.figure._dom_classes
+    traces = len(explorer.figure.data)
+    explorer.discovery.value = "D01"
+    assert len(explorer.figure.data) == traces  # updated in place
+
+
+def test_bonus_explorer_fills_played_cards_from_a_seat(finished: GameStepper) -> None:
+    game = finished.game
+    explorer = BonusExplorer(game=game)
+    seat = max(range(4), key=lambda s: len(game.players[s].played))
+    explorer.seat.value = seat
+    disc = explorer.discovery.value
+    played = list(game.players[seat].played)
+    if disc in played:
+        played = played[:played.index(disc)]
+    assert list(explorer.played.value) == played
+    pioneer = ("P5" if CARDS.music[disc].deck == "modern" else "P6") in game.players[seat].permanent
+    expected = R.restoration(CARDS, CARDS.music[disc], played, pioneer=pioneer).bonus(good=True)
+    assert explorer.bonus == expected
+
+
+# ---------------------------------------------------------------------------- layering
+def test_engine_and_analysis_do_not_import_widgets() -> None:
+    code = ("import sys, musici, musici.engine, musici.analysis, musici.sim, musici.strategies\n"
+            "from musici import Game\n"
+            "from musici.analysis import fame_figure\n"
+            "fame_figure(Game(4, seed=1))\n"
+            "bad = [m for m in ('ipywidgets', 'musici.widgets', 'IPython', 'anywidget') "
+            "if m in sys.modules]\n"
+            "print(bad); sys.exit(1 if bad else 0)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_widgets_have_css_classes_and_display() -> None:
+    stepper = GameStepper(players=BOTS, seed=0)
+    classes = {c for w in _walk(stepper.widget) for c in w._dom_classes}
+    for css in ("step-btn", "phase-btn", "month-btn", "end-btn", "back-btn", "restart-btn",
+                "time-slider", "phase-timeline", "table-view", "teacher-toggle", "events-view",
+                "why-select", "why-view", "fame-chart", "human-controls"):
+        assert css in classes, css
+    bundle = stepper._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    with pytest.raises(IllegalAnswer):
+        GameStepper(seed=0).answer("no such answer")
+
+
+def _walk(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _walk(child)
