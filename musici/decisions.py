@@ -21,13 +21,14 @@ from types import MappingProxyType
 from typing import Any
 
 Answer = Any  # str | int | tuple[str, ...]
+_NO_INFO: Mapping[str, Any] = MappingProxyType({})  # shared: read-only and empty
 
 
 class IllegalAnswer(ValueError):
     """An answer that is not legal for the pending decision; the game is left unchanged."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Decision:
     """One pending choice: who decides, what kind, and which answers are legal."""
 
@@ -49,9 +50,36 @@ class Decision:
     maximal: bool = False
     info: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
-    def __post_init__(self) -> None:
+    def __init__(self, player: int, kind: str, rule: str, space: str = "choice",
+                 options: tuple[Any, ...] = (), lo: int = 0, hi: int = 0, step: int = 1,
+                 items: tuple[str, ...] = (), costs: tuple[int, ...] = (),
+                 groups: tuple[str, ...] = (), limits: tuple[int, ...] = (),
+                 budget: int | None = None, min_size: int = 0, max_size: int = 0,
+                 maximal: bool = False, info: Mapping[str, Any] = _NO_INFO) -> None:
+        # The generated frozen __init__ pays an object.__setattr__ call per field (17, most of
+        # the cost of a decision); filling a mutable twin with the same slots and switching
+        # the class back gives the same frozen object several times faster.
+        cls = type(self)
+        object.__setattr__(self, "__class__", _Draft)
+        self.player = player
+        self.kind = kind
+        self.rule = rule
+        self.space = space
+        self.options = options
+        self.lo = lo
+        self.hi = hi
+        self.step = step
+        self.items = items
+        self.costs = costs
+        self.groups = groups
+        self.limits = limits
+        self.budget = budget
+        self.min_size = min_size
+        self.max_size = max_size
+        self.maximal = maximal
         # Read-only, so a strategy cannot alter what the next one (or the stepper) sees.
-        object.__setattr__(self, "info", MappingProxyType(dict(self.info)))
+        self.info = info if info is _NO_INFO else MappingProxyType(dict(info))
+        self.__class__ = cls
 
     def describe_legal(self) -> str:
         """The legal answers in words, for error messages and teaching."""
@@ -147,3 +175,7 @@ class Decision:
                 total += cost
                 chosen += 1
         return tuple(item for i, item in enumerate(self.items) for _ in range(counts[i]))
+
+
+# Same slots as Decision, no frozen __setattr__: see Decision.__init__.
+_Draft = type("_DecisionDraft", (), {"__slots__": Decision.__slots__})

@@ -10,9 +10,9 @@ runs on to the next decision. Every random draw comes from the game's own genera
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from musici import rating as R
 from musici.cards import VIRTUOSOS, CardSet, standard_cardset
@@ -20,9 +20,7 @@ from musici.decisions import Answer, Decision, IllegalAnswer
 from musici.events import Event
 from musici.rules import RuleSet
 from musici.state import AREAS, HALLS, TOURS, PlayerState
-
-if TYPE_CHECKING:
-    from musici.views import PlayerView
+from musici.views import PlayerView
 
 START_MONEY = 1500  # SETUP.4
 AUCTION_STEP = 100  # P1.1
@@ -120,7 +118,8 @@ class Game:
 
     def seat_rng(self, seat: int) -> random.Random:
         """The generator of ``seat``'s strategy, seeded from the game's seed."""
-        return self._random(seat + 1)
+        rng = self._rngs[seat + 1]
+        return rng if rng is not None else self._random(seat + 1)
 
     @property
     def seat_rngs(self) -> list[random.Random]:
@@ -137,8 +136,6 @@ class Game:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see."""
-        from musici.views import PlayerView
-
         if not 0 <= seat < self.n:
             raise GameError(f"no seat {seat!r} in a {self.n}-player game")
         return PlayerView(self, seat)
@@ -182,16 +179,15 @@ class Game:
             raise GameError(f"until must be decision, phase, month or None, got {until!r}")
         start = (self.month, self.phase)
         steps = 0
-        while self.decision is not None:
+        while (decision := self.decision) is not None:
             if max_steps is not None and steps >= max_steps:
                 break
-            if steps and until == "decision":
+            if steps and until is not None and (
+                    until == "decision"
+                    or (until == "phase" and (self.month, self.phase) != start)
+                    or (until == "month" and self.month != start[0])):
                 break
-            if steps and until == "phase" and (self.month, self.phase) != start:
-                break
-            if steps and until == "month" and self.month != start[0]:
-                break
-            self.ask(strategies[self.decision.player])
+            self.ask(strategies[decision.player])
             steps += 1
         return self
 
@@ -201,18 +197,19 @@ class Game:
         if decision is None:
             raise GameError("the game is finished; there is no decision to answer")
         seat = decision.player
-        repro = f"seed {self.seed}, step {self.step}"
+        step = len(self.answers)  # the repro text is built only on error
         try:
-            answer = strategy(self.view(seat), decision)
+            answer = strategy(PlayerView(self, seat), decision)
         except Exception as exc:
             raise StrategyError(
                 f"strategy of seat {seat} raised {type(exc).__name__}: {exc} while answering "
-                f"{decision.kind} ({decision.rule}) at month {self.month} {self.phase} ({repro})"
+                f"{decision.kind} ({decision.rule}) at month {self.month} {self.phase} "
+                f"(seed {self.seed}, step {step})"
             ) from exc
         try:
             self.answer(answer)
         except IllegalAnswer as exc:
-            raise StrategyError(f"{exc} ({repro})") from None
+            raise StrategyError(f"{exc} (seed {self.seed}, step {step})") from None
         return answer
 
     def clone(self, *, keep_log: bool = True) -> Game:
@@ -565,9 +562,9 @@ class Game:
         options = ["pass"]
         if self._can_concert(p):
             options.append("concert")
-        if self._hire_targets(p):
+        if self._can_hire(p):
             options.append("hire")
-        if self._buy_targets(p):
+        if self._can_buy(p):
             options.append("buy")
         if p.money >= DISCOVER_PRICE and any(self.discovery_decks.values()):
             options.append("discover")
@@ -681,16 +678,23 @@ class Game:
             self._change_fame(p, fame, "P4.CONCERT.4", f"concert of {card_id}")
 
     # --- hire (P4.HIRE)
-    def _hire_targets(self, p: PlayerState) -> list[str]:
-        targets = [o for o in self.orchestra_market
-                   if o is not None and p.money >= self.cards.orchestras[o].price]
+    def _iter_hire_targets(self, p: PlayerState) -> Iterator[str]:
+        # A generator, so the action menu can ask "any?" without building the list.
+        money, orchestras = p.money, self.cards.orchestras
+        for o in self.orchestra_market:
+            if o is not None and money >= orchestras[o].price:
+                yield o
         for other in self.players:
-            if other is p:
-                continue
-            for o, m in other.markers.items():  # P4.HIRE.2: only with a marker
-                if p.money >= self._poach_price(o, m):
-                    targets.append(o)
-        return targets
+            if other is not p:
+                for o, m in other.markers.items():  # P4.HIRE.2: only with a marker
+                    if money >= self._poach_price(o, m):
+                        yield o
+
+    def _hire_targets(self, p: PlayerState) -> list[str]:
+        return list(self._iter_hire_targets(p))
+
+    def _can_hire(self, p: PlayerState) -> bool:
+        return next(self._iter_hire_targets(p), None) is not None
 
     def _poach_price(self, orch: str, markers: int) -> int:
         price = self.cards.orchestras[orch].price
@@ -741,16 +745,27 @@ class Game:
                                                 "price": price, "markers": markers})
 
     # --- buy (P4.BUY)
+    def _iter_market_buys(self, p: PlayerState) -> Iterator[str]:
+        if p.money >= SCORE_PRICE:
+            seat, marks = p.seat, self.thief_marks
+            for c in self.score_market:
+                if c is not None and marks.get(c, seat) == seat:  # P4.BUY.5
+                    yield c
+
+    def _iter_buy_targets(self, p: PlayerState) -> Iterator[str]:
+        yield from self._iter_market_buys(p)
+        for q in self.players:
+            if q is not p and q.hand:
+                yield f"player:{q.seat}"
+
     def _market_buys(self, p: PlayerState) -> list[str]:
-        if p.money < SCORE_PRICE:
-            return []
-        return [c for c in self.score_market
-                if c is not None and self.thief_marks.get(c, p.seat) == p.seat]  # P4.BUY.5
+        return list(self._iter_market_buys(p))
 
     def _buy_targets(self, p: PlayerState) -> list[str]:
-        targets = self._market_buys(p)
-        targets.extend(f"player:{q.seat}" for q in self.players if q is not p and q.hand)
-        return targets
+        return list(self._iter_buy_targets(p))
+
+    def _can_buy(self, p: PlayerState) -> bool:
+        return next(self._iter_buy_targets(p), None) is not None
 
     def _start_buy(self, p: PlayerState) -> None:
         self._ask(Decision(p.seat, "buy", "P4.BUY.1", options=tuple(self._buy_targets(p))),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from conftest import advance_to
 
-from musici import Game, IllegalAnswer, StrategyError
+from musici import Decision, Game, IllegalAnswer, StrategyError
 from musici.strategies import random_strategy
 
 
@@ -86,6 +88,20 @@ def test_illegal_amount_and_subset():
     with pytest.raises(IllegalAnswer, match="one style"):
         game2.answer(mixed)
     assert snapshot(game2) == before
+
+
+def test_decisions_are_frozen_and_keep_their_own_info():
+    info = {"card": "S01"}
+    d = Decision(2, "auction", "P1.1", options=("pass", "bid"), info=info)
+    info["card"] = "S02"  # the caller's dict is copied
+    assert d.info == {"card": "S01"} and type(d) is Decision
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        d.player = 0  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        d.info["card"] = "S03"  # type: ignore[index]
+    assert d == Decision(2, "auction", "P1.1", options=("pass", "bid"))  # info not compared
+    assert dataclasses.replace(d, player=1).info == d.info
+    assert Decision(0, "venue", "P3.1").info == {} and Decision(0, "venue", "P3.1").step == 1
 
 
 def test_strategy_errors_name_seat_decision_and_repro():
