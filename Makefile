@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint test-slow bench clean
+.PHONY: demo test lint test-slow bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,16 @@ test: lint
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
+
+DOCS_STAMP := $(VENV)/.installed-docs
+
+$(DOCS_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+# The documentation site (docs/, notebooks/ as tutorials, API reference), strict: a warning fails.
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
