@@ -1,10 +1,10 @@
-# The two commands of the README: `make demo` and `make test`.
+# The two commands of the README: `make lab` and `make test`.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint test-slow bench docs clean
+.PHONY: lab demo test lint test-slow bench docs browser-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,8 +12,24 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+LAB_STAMP := $(VENV)/.installed-lab
+
+$(LAB_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[lab]'
+	touch $(LAB_STAMP)
+
+# The main experience: JupyterLab on the walkthrough notebook.
+lab: $(LAB_STAMP)
+	$(BIN)/jupyter lab notebooks/walkthrough.ipynb
+
+# One seeded game printed month by month in the terminal.
 demo: $(STAMP)
-	$(BIN)/musici play --players greedy,greedy,random,random --seed 7 --months 12
+	$(BIN)/musici play --players impresario,merchant,collector,random --seed 7 --months 12
+
+# The real-browser test's tools: Debian's Chromium (needs root) and Voila + Playwright.
+browser-deps: $(STAMP)
+	apt-get update -qq && apt-get install -y -qq chromium
+	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
 
 lint: $(STAMP)
 	$(BIN)/ruff check musici tests benchmarks

@@ -112,8 +112,10 @@ class Decision:
         if self.space == "amount":
             if isinstance(answer, bool) or not isinstance(answer, int):
                 raise IllegalAnswer(f"{answer!r} is not an integer")
-            if not self.lo <= answer <= self.hi or (answer - self.lo) % self.step:
+            if not self.lo <= answer <= self.hi:
                 raise IllegalAnswer(f"{answer!r} is out of range")
+            if (answer - self.lo) % self.step:
+                raise IllegalAnswer(f"{answer!r} is not a multiple of the step {self.step}")
             return answer
         return self._normalize_subset(answer)
 

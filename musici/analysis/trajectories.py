@@ -190,7 +190,8 @@ def fame_figure(game: Game, *, money: bool = False, names: Sequence[str] | None 
     ticks = list(range(1, months + 2))
     fig.update_xaxes(tickvals=[*ticks, months + 1.2],
                      ticktext=[*(f"M{m}" for m in ticks[:-1]), "", "END"],
-                     title_text="month (each month: P1 … P5)")
+                     title_text="month (each month: P1 … P5)",
+                     range=[0.8, months + 1.4])  # fixed, so the chart stays put while stepping
     fig.update_yaxes(title_text="fame", secondary_y=False, rangemode="tozero")
     if money:
         fig.update_yaxes(title_text="money (G)", secondary_y=True, showgrid=False)
