@@ -11,15 +11,16 @@ two games that differ only in hidden information give identical samples.
 What is re-dealt (the counts in each place stay as the seat sees them):
 
 - other players' hands, the score deck, the two discovery decks and the face-down 3-player
-  removals (SETUP.6): score cards may only go to the score deck and the score removals,
-  discovery cards only to their own deck and removals; hands take whatever is left;
+  removals (SETUP.6): every hidden card keeps its back (score, authentic or modern, which
+  everyone can see, COMP.7 and P4.DISCOVER.1) and gets a front drawn from the hidden cards
+  with that back;
 - the orchestra deck and the special deck (shuffled);
 - other players' sealed media bids (P2.1), replaced by random legal bids;
 - the game's chance generator and every other seat's generator (fresh seeds).
 
 Approximations, kept because they are cheap and rarely matter: a card a player bought
-face up (public) may be dealt elsewhere in the sample, and cards put under a deck (P1.5,
-released orchestras) are shuffled with the rest.
+face up (so its front is known) may be dealt elsewhere in the sample, and cards put under a
+deck (P1.5, released orchestras) are shuffled with the rest.
 """
 
 from __future__ import annotations
@@ -30,17 +31,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from musici.engine import Game
     from musici.views import PlayerView
-
-
-def _deal_typed(rng: random.Random, pool: list[str], slots: list[list[str]]) -> list[str]:
-    """Fill each slot (kept at its length) from ``pool``; return the cards left over."""
-    pool = sorted(pool)
-    rng.shuffle(pool)
-    for slot in slots:
-        n = len(slot)
-        slot[:] = pool[:n]
-        del pool[:n]
-    return pool
 
 
 def determinize(view: PlayerView, rng: random.Random) -> Game:
@@ -54,22 +44,33 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
     cards = game.cards.music
     others = [p for p in game.players if p.seat != seat]
 
-    removed_scores = [c for c in game.out_of_game if c in cards and cards[c].kind == "score"]
-    removed_disc = {d: [c for c in game.out_of_game if c in cards and cards[c].deck == d]
-                    for d in ("authentic", "modern")}
-    removed_other = [c for c in game.out_of_game if c not in cards]
-    hidden = [c for p in others for c in p.hand]
-    hidden += game.score_deck + removed_scores
-    for d in ("authentic", "modern"):
-        hidden += game.discovery_decks[d] + removed_disc[d]
+    def back(card_id: str) -> str:  # a card's back is public (COMP.7, P4.DISCOVER.1)
+        card = cards[card_id]
+        return "score" if card.kind == "score" else str(card.deck)
 
-    scores = [c for c in hidden if cards[c].kind == "score"]
-    leftover = _deal_typed(rng, scores, [game.score_deck, removed_scores])
-    for d in ("authentic", "modern"):
-        pile = [c for c in hidden if cards[c].kind == "discovery" and cards[c].deck == d]
-        leftover += _deal_typed(rng, pile, [game.discovery_decks[d], removed_disc[d]])
-    _deal_typed(rng, leftover, [p.hand for p in others])
-    game.out_of_game = removed_other + removed_scores + removed_disc["authentic"] + removed_disc["modern"]
+    removed_other = [c for c in game.out_of_game if c not in cards]
+    removed = {b: [c for c in game.out_of_game if c in cards and back(c) == b]
+               for b in ("score", "authentic", "modern")}
+    decks = {"score": game.score_deck, **game.discovery_decks}
+    backs = ("score", "authentic", "modern")
+    # Each hidden place keeps its size and its backs; only the fronts are re-dealt. Hands are
+    # rebuilt in back order, since the order of a hand's backs could hint at which card went.
+    counts = [[sum(back(c) == b for c in p.hand) for b in backs] for p in others]
+    new_hands: list[list[str]] = [[] for _ in others]
+    for k, b in enumerate(backs):
+        pool = decks[b] + removed[b] + [c for p in others for c in p.hand if back(c) == b]
+        pool.sort()
+        rng.shuffle(pool)
+        n_deck, n_removed = len(decks[b]), len(removed[b])
+        decks[b][:] = pool[:n_deck]
+        removed[b][:] = pool[n_deck:n_deck + n_removed]
+        start = n_deck + n_removed
+        for hand, count in zip(new_hands, counts, strict=True):
+            hand.extend(pool[start:start + count[k]])
+            start += count[k]
+    for p, hand in zip(others, new_hands, strict=True):
+        p.hand = hand
+    game.out_of_game = removed_other + removed["score"] + removed["authentic"] + removed["modern"]
 
     for deck in (game.orchestra_deck, game.special_deck):
         deck.sort()

@@ -34,6 +34,7 @@ class PublicPlayer:
     fame: int
     money: int
     hand_size: int
+    hand_backs: tuple[tuple[str, int], ...]  # backs are public (COMP.7, P4.DISCOVER.1)
     orchestras: tuple[str, ...]
     markers: tuple[tuple[str, int], ...]  # (orchestra, markers) for those with markers
     played: tuple[str, ...]
@@ -105,12 +106,21 @@ class PlayerView:
         p = self._game.players[seat]
         return PublicPlayer(
             seat=seat, fame=p.fame, money=p.money, hand_size=len(p.hand),
+            hand_backs=self._backs(p.hand),
             orchestras=tuple(p.orchestras), markers=tuple(p.markers.items()),
             played=tuple(p.played), permanent=tuple(p.permanent),
             specials_hand=tuple(p.specials_hand), specials_used=tuple(p.specials_discard),
             specials_bought=p.specials_bought, venue=p.venue, concert=p.concert is not None,
             actions=p.actions,
         )
+
+    def _backs(self, hand: list[str]) -> tuple[tuple[str, int], ...]:
+        music = self._game.cards.music
+        counts = {"score": 0, "authentic": 0, "modern": 0}
+        for c in hand:
+            card = music[c]
+            counts["score" if card.kind == "score" else str(card.deck)] += 1
+        return tuple(counts.items())
 
     @property
     def players(self) -> tuple[PublicPlayer, ...]:

@@ -96,3 +96,21 @@ def test_sealed_media_bids_are_resampled() -> None:
     for b in bids:
         for other, amount in b.items():
             assert 0 <= amount <= game.players[other].money
+
+
+def test_sample_keeps_the_public_backs_of_every_hand() -> None:
+    # A collector draws discovery cards; their backs are public (P4.DISCOVER.1, COMP.7).
+    from musici.strategies import make_strategy
+
+    bots = [make_strategy(n) for n in ("greedy", "collector", "greedy", "greedy")]
+    game = Game(4, seed=1)
+    checked = 0
+    while game.decision is not None and checked < 40:
+        seat = game.decision.player
+        view = game.view(seat)
+        if any(n for p in view.players if p.seat != seat for b, n in p.hand_backs if b != "score"):
+            sample = determinize(view, random.Random(checked))
+            assert sample.view(seat).players == view.players  # hand_backs included
+            checked += 1
+        game.ask(bots[seat])
+    assert checked == 40
