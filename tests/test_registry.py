@@ -126,3 +126,10 @@ def test_heuristic_bots_are_registered_by_name(name: str) -> None:
     bot = make_strategy(name)
     assert bot.__name__ == f"{name}_strategy"
     assert Game(seed=2).play([bot, random_strategy, random_strategy, random_strategy]).finished
+
+
+def test_the_search_bot_is_a_fresh_instance_per_game() -> None:
+    from musici.strategies.search import SearchBot
+
+    first, second = make_strategy("search"), make_strategy("search")
+    assert isinstance(first, SearchBot) and first is not second

@@ -52,6 +52,8 @@ _BUILTIN: dict[str, tuple[str, str, str]] = {
                  "money first: commercial tours and cheap halls, spends it all late"),
     "collector": ("musici.strategies.collector", "collector_strategy",
                   "discovers cards and builds restoration chains (RESTORE)"),
+    "search": ("musici.strategies.search", "SearchBot",
+               "determinized Monte Carlo: samples hidden cards, rolls out to the month's end"),
 }
 _REGISTERED: dict[str, tuple[Callable[..., Any], str]] = {}
 
