@@ -155,3 +155,45 @@ def test_progress_bar_counts_every_game(capsys: pytest.CaptureFixture) -> None:
     assert "10/10" in err
     simulate(LINEUP, games=10, seed=1, jobs=1, progress=False)
     assert capsys.readouterr().err == ""
+
+
+def _dies_in_month_2(view, decision):
+    if view.month == 2 and view.seat == 0:
+        import os
+
+        os._exit(3)  # a worker process that dies, as a segfault or the OOM killer would
+    return decision.random_answer(view.rng)
+
+
+def test_a_dying_worker_costs_only_its_own_game() -> None:
+    # The killer sits in seat 0 only when the rotation puts it there: games 0, 3, 6, 9.
+    result = simulate([_dies_in_month_2, "random", "random"], games=10, seed=3, jobs=2,
+                      progress=False)
+    assert result.errors.game.tolist() == [0, 3, 6, 9]
+    assert result.errors.error.str.contains("worker process died").all()
+    assert result.errors.seed.tolist() == [game_seed(3, g) for g in (0, 3, 6, 9)]
+    kept = simulate(["random", "random", "random"], games=10, seed=3, jobs=1, progress=False)
+    survivors = [1, 2, 4, 5, 7, 8]
+    assert result.games.game.tolist() == survivors
+    # The survivors are exactly the games a clean batch plays (same seeds, same seating).
+    expect = kept.games[kept.games.game.isin(survivors)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(result.games.drop(columns=["winning_strategy"]),
+                                  expect.drop(columns=["winning_strategy"]))
+
+
+def test_a_dying_dask_worker_costs_only_its_own_game() -> None:
+    import dask
+    import distributed
+
+    from tests.killer_strategy import dies_in_month_2
+
+    # One death is enough to give up on a task here (the default retries it on 3 more workers).
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                     dashboard_address=None, silence_logs=50) as cluster, \
+            distributed.Client(cluster) as client:
+        result = simulate([dies_in_month_2, "random", "random"], games=7, seed=3,
+                          scheduler=client, progress=False)
+    assert result.errors.game.tolist() == [0, 3, 6]
+    assert result.errors.error.str.contains("KilledWorker").all()
+    assert result.games.game.tolist() == [1, 2, 4, 5]
