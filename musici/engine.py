@@ -268,7 +268,8 @@ class Game:
         s, n = self.start_player, self.n
         return [(s + i) % n for i in range(n)]
 
-    def _change_fame(self, p: PlayerState, delta: int, rule: str, reason: str) -> None:
+    def _change_fame(self, p: PlayerState, delta: int, rule: str, reason: str,
+                     venue: str | None = None) -> None:
         before = p.fame
         after = before + delta
         floored = False
@@ -276,17 +277,21 @@ class Game:
             after, floored = 0, True  # P5.8
         p.fame = after
         data = {"delta": delta, "fame": after, "reason": reason}
+        if venue is not None:  # a hall's or tour's cost: lets analyses net it against returns
+            data["venue"] = venue
         if floored:
             data["floored"] = "P5.8"
         self._emit("fame", rule, p.seat, data)
 
     def _pay(self, p: PlayerState, amount: int, rule: str, reason: str,
-             to: int | None = None) -> None:
+             to: int | None = None, venue: str | None = None) -> None:
         p.money -= amount
         if to is not None:
             self.players[to].money += amount
-        self._emit("pay", rule, p.seat, {"amount": amount, "to": to, "reason": reason,
-                                         "money": p.money})
+        data = {"amount": amount, "to": to, "reason": reason, "money": p.money}
+        if venue is not None:
+            data["venue"] = venue
+        self._emit("pay", rule, p.seat, data)
 
     def _receive(self, p: PlayerState, amount: int, rule: str, reason: str) -> None:
         p.money += amount
@@ -1020,18 +1025,19 @@ class Game:
                 up = opts["RULING-HALF-FAME"] == "up"
                 fame_cost = (fame_cost + 1) // 2 if up else fame_cost // 2
         if fame_cost:
-            self._change_fame(p, -fame_cost, rule, f"{venue} costs {fame_cost} fame")
+            self._change_fame(p, -fame_cost, rule, f"{venue} costs {fame_cost} fame", venue=venue)
             return
         paid = min(money, p.money)
         if paid:
-            self._pay(p, paid, rule, f"{venue}")
+            self._pay(p, paid, rule, f"{venue}", venue=venue)
         unpaid = money - paid
         if unpaid:
             if opts["RULING-UNPAID-VENUE"] == "fame-per-50":
                 lost = -(-unpaid // 50)
                 self._emit("unpaid", "RULING-UNPAID-VENUE", p.seat,
                            {"amount": unpaid, "fame": lost})
-                self._change_fame(p, -lost, "RULING-UNPAID-VENUE", f"{unpaid} G venue unpaid")
+                self._change_fame(p, -lost, "RULING-UNPAID-VENUE", f"{unpaid} G venue unpaid",
+                                  venue=venue)
             else:
                 self._emit("unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": 0})
 

@@ -52,3 +52,21 @@ def test_strategies_lists_the_builtin_bots(capsys: pytest.CaptureFixture) -> Non
     assert main(["strategies"]) == 0
     names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
     assert {"random", "greedy"} <= set(names)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", "--months", "3", "--rule", "RULING-MONTHS=5"], "give the number of months once"),
+    (["simulate", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "one or the other"),
+])
+def test_conflicting_options_are_refused(args: list[str], message: str,
+                                         capsys: pytest.CaptureFixture) -> None:
+    assert main([*args, "--quiet"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_an_unwritable_output_fails_before_the_games(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["simulate", "--games", "100000", "--out", str(blocker), "--quiet"]) == 2
+    assert "is not a directory" in capsys.readouterr().err

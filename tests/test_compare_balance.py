@@ -85,3 +85,25 @@ def test_balance_flags_a_dominant_strategy(report) -> None:
 def test_an_even_line_up_raises_no_strategy_flag() -> None:
     even = balance_report(simulate(["random"] * 4, games=40, seed=8, jobs=1, progress=False))
     assert not any(f.startswith("strategy") for f in even.flags)
+
+
+def test_a_strategy_in_two_seats_can_still_be_flagged_dominant() -> None:
+    report = balance_report(simulate(["impresario", "impresario", "random", "random"], games=40,
+                                     seed=1, jobs=2, progress=False))
+    assert any(f.startswith("strategy impresario wins") for f in report.flags)
+    assert not any(f.startswith("strategy random") for f in report.flags)
+
+
+def test_seat_flags_need_every_seat_to_have_seen_the_same_strategies() -> None:
+    fixed = balance_report(simulate(LINEUP, games=40, seed=1, jobs=2, rotate=False,
+                                    progress=False))
+    assert not any(f.startswith("seat") for f in fixed.flags)  # greedy always in seat 0
+    assert any(f.startswith("strategy greedy") for f in fixed.flags)
+
+
+def test_venue_table_nets_costs_against_returns(report) -> None:
+    v = report.venues.set_index("area")
+    halls = v.loc[v.index.isin(["chapel", "university", "dome", "opera"])]
+    assert (halls.cost_money_per_choice > 0).all()
+    expected = (v.fame_per_concert.fillna(0) * v.concert_rate - v.cost_fame_per_choice)
+    assert (v.net_fame_per_choice - expected).abs().max() < 1e-9

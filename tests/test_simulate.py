@@ -197,3 +197,81 @@ def test_a_dying_dask_worker_costs_only_its_own_game() -> None:
     assert result.errors.game.tolist() == [0, 3, 6]
     assert result.errors.error.str.contains("KilledWorker").all()
     assert result.games.game.tolist() == [1, 2, 4, 5]
+
+
+class _Drifting:
+    """Plays the first moves of its life greedily, then at random: state that must not leak."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, view, decision):
+        from musici.strategies import greedy_strategy
+
+        self.calls += 1
+        if self.calls <= 150:
+            return greedy_strategy(view, decision)
+        return decision.random_answer(view.rng)
+
+
+def test_a_stateful_object_starts_every_game_fresh_on_every_back_end() -> None:
+    bot = _Drifting()
+    one = simulate([bot, "random", "random", "random"], games=8, seed=3, jobs=1, progress=False)
+    two = simulate([bot, "random", "random", "random"], games=8, seed=3, jobs=2, progress=False)
+    _same(one, two)
+    assert bot.calls == 0  # the caller's object is never played itself
+
+
+def test_objects_that_cannot_reach_worker_processes_fail_clearly() -> None:
+    def local(view, decision):
+        return decision.random_answer(view.rng)
+
+    with pytest.raises(SimulationError, match=r"cannot be sent to worker processes.*jobs=1"):
+        simulate([local, "random", "random"], games=8, jobs=2, progress=False)
+    assert len(simulate([local, "random", "random"], games=8, jobs=1, progress=False).games) == 8
+
+
+def test_two_different_objects_get_different_names() -> None:
+    def a(view, decision):
+        return decision.random_answer(view.rng)
+
+    def b(view, decision):
+        return decision.random_answer(view.rng)
+
+    b.__name__ = "a"
+    result = simulate([a, b, "random"], games=3, jobs=1, progress=False)
+    assert result.config["players"] == ["a#0", "a#1", "random"]
+    assert set(result.players.strategy) == {"a#0", "a#1", "random"}
+
+
+class _NeedsArgument:
+    def __init__(self, depth: int) -> None:
+        self.depth = depth
+
+
+def test_a_strategy_that_cannot_be_made_fails_before_any_game() -> None:
+    with pytest.raises(StrategySpecError, match=r"_NeedsArgument.*could not be created"):
+        simulate([_NeedsArgument, "random", "random"], games=4, jobs=1, progress=False)
+
+
+def _exits(view, decision):
+    if view.month == 2:
+        raise SystemExit(3)
+    return decision.random_answer(view.rng)
+
+
+def test_sys_exit_in_a_strategy_is_a_reported_game_not_the_end_of_the_batch() -> None:
+    result = simulate([_exits, "random", "random"], games=3, jobs=1, progress=False)
+    assert len(result.errors) == 3 and result.errors.error.str.contains("SystemExit").all()
+
+
+def test_venue_costs_are_the_venue_payments_of_the_log() -> None:
+    result = simulate(LINEUP, games=6, seed=2, jobs=1, progress=False, events=True)
+    events = result.events
+    pays = events[(events.kind == "pay") & events.data.str.contains('"venue"')]
+    paid = sum(json.loads(d)["amount"] for d in pays.data)
+    assert paid > 0 and result.venues.cost_money.sum() == paid
+    fame = events[(events.kind == "fame") & events.data.str.contains('"venue"')]
+    assert result.venues.cost_fame.sum() == -sum(json.loads(d)["delta"] for d in fame.data)
+    tours = result.venues[result.venues.area.str.endswith("-commercial")]
+    assert (tours.cost_money == 0).all()

@@ -117,9 +117,9 @@ def run_dask(tasks: Sequence[GameTask], scheduler: Any, progress: Progress) -> I
     try:
         from distributed import Client
         from distributed import as_completed as dask_completed
-    except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise RuntimeError(
-            "the Dask back end needs dask.distributed: pip install 'musici[dask]'") from exc
+    except ImportError:  # pragma: no cover - depends on the installation
+        raise ValueError(
+            "the Dask back end needs dask.distributed: pip install 'musici[dask]'") from None
     own = not isinstance(scheduler, Client)
     client = Client(scheduler) if own else scheduler
     try:

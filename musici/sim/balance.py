@@ -16,6 +16,7 @@ from musici.sim.simulate import SimulationResult, strategy_summary
 from musici.sim.stats import wilson_interval
 
 MIN_PLAYS = 30  # fewer plays of a card than this: no flag, too little evidence
+DOMINANT = 1.5  # a strategy whose per-seat win rate is surely above 1.5 x chance is flagged
 
 
 @dataclass
@@ -53,9 +54,17 @@ class BalanceReport:
         return "\n".join(html)
 
 
+def _seats_comparable(players: pd.DataFrame) -> bool:
+    """Whether every seat saw the same mix of strategies (else seat effects are confounded)."""
+    mix = players.groupby("seat").strategy.value_counts().unstack(fill_value=0)
+    return bool((mix.nunique(axis=0) == 1).all())
+
+
 def _by_seat(players: pd.DataFrame, n_seats: int) -> tuple[pd.DataFrame, list[str]]:
     table = strategy_summary(players, by="seat")
-    flags = []
+    flags: list[str] = []
+    if not _seats_comparable(players):
+        return table, flags  # e.g. no rotation: a seat's rate is its strategy's
     chance = 1 / n_seats
     for row in table.itertuples():
         if row.win_low > chance or row.win_high < chance:
@@ -95,15 +104,19 @@ def _venues(venues: pd.DataFrame, concerts: pd.DataFrame) -> tuple[pd.DataFrame,
     keys = ["game", "month", "seat"]
     merged = venues.merge(concerts[[*keys, "fame", "income"]], on=keys, how="left")
     merged["concert"] = merged.fame.notna()
+    merged["net_fame"] = merged.fame.fillna(0) - merged.cost_fame
+    merged["net_money"] = merged.income.fillna(0) - merged.cost_money
     g = merged.groupby("area")
     table = pd.DataFrame({
         "chosen": g.size(),
         "share": g.size() / len(merged),
         "concert_rate": g.concert.mean(),
-        "fame_per_choice": g.fame.sum() / g.size(),
-        "income_per_choice": g.income.sum() / g.size(),
         "fame_per_concert": g.fame.mean(),
         "income_per_concert": g.income.mean(),
+        "cost_money_per_choice": g.cost_money.mean(),
+        "cost_fame_per_choice": g.cost_fame.mean(),
+        "net_fame_per_choice": g.net_fame.mean(),
+        "net_money_per_choice": g.net_money.mean(),
     }).reset_index().sort_values("chosen", ascending=False)
     flags = [f"{row.area} is chosen {row.share:.0%} of the time (more than half of all venue "
              f"choices)" for row in table.itertuples() if row.share > 0.5]
@@ -126,7 +139,8 @@ def _specials(specials: pd.DataFrame, players: pd.DataFrame, n_seats: int
                      "owner_win_low": low, "owner_win_high": high})
         if len(part) >= MIN_PLAYS and low > chance * 1.5:
             flags.append(f"owners of special card {card} win {part.win.mean():.1%} "
-                         f"(95% CI {low:.1%}-{high:.1%}), well above the {chance:.0%} of chance")
+                         f"(95% CI {low:.1%}-{high:.1%}), well above the {chance:.0%} of chance "
+                         f"(or the strategies that buy it are the strong ones)")
     return pd.DataFrame(rows).sort_values("owner_win_rate", ascending=False), flags
 
 
@@ -152,12 +166,12 @@ def balance_report(result: SimulationResult) -> BalanceReport:
     cards, card_flags = _cards(result.concerts)
     venues, venue_flags = _venues(result.venues, result.concerts)
     specials, special_flags = _specials(result.specials, players, n_seats)
-    if len(by_strategy) > 1:
-        top = by_strategy.sort_values("win_rate").iloc[-1]
-        share = top.seats_played / len(players)
-        if top.win_low > min(0.95, 2 * share):
-            flags.append(f"strategy {top.strategy} wins {top.win_rate:.1%} of its seats "
-                         f"(95% CI {top.win_low:.1%}-{top.win_high:.1%}): it dominates this line-up")
+    chance = 1 / n_seats
+    for row in by_strategy.itertuples():  # a seat's fair share of wins is 1/n
+        if len(by_strategy) > 1 and row.win_low > DOMINANT * chance:
+            flags.append(f"strategy {row.strategy} wins {row.win_rate:.1%} of its seats "
+                         f"(95% CI {row.win_low:.1%}-{row.win_high:.1%}), more than "
+                         f"{DOMINANT}x the {chance:.0%} of an even table: it dominates this line-up")
     return BalanceReport(len(games), by_seat, by_strategy, cards, venues, specials,
                          _fame(players, games), flags + card_flags + venue_flags + special_flags)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -54,7 +55,8 @@ def add_commands(sub: Any) -> None:
     bal = sub.add_parser("balance", help="a balance report over a batch (or a saved one)")
     _batch_options(bal)
     bal.add_argument("--from", dest="source", default=None,
-                     help="report on a batch saved by `musici simulate --out DIR`")
+                     help="report on a batch saved by `musici simulate --out DIR` "
+                          "(the batch options are then not used)")
     bal.set_defaults(run=_balance)
 
     lst = sub.add_parser("strategies", help="list the strategies that can be named")
@@ -64,8 +66,26 @@ def add_commands(sub: Any) -> None:
 def _rules(rule_args: list[str], months: int | None, base: list[str] | None = None) -> RuleSet:
     args = [*(base or []), *rule_args]
     if months is not None:
+        if any(a.partition("=")[0].strip() == "RULING-MONTHS" for a in rule_args):
+            raise ValueError("give the number of months once: --months or --rule RULING-MONTHS=N")
         args.append(f"RULING-MONTHS={months}")
     return RuleSet.parse(args)
+
+
+def _check_backend(args: argparse.Namespace) -> None:
+    if args.scheduler and args.jobs is not None:
+        raise ValueError("--jobs sets local worker processes; with --scheduler the Dask "
+                         "cluster decides, so give one or the other")
+
+
+def _check_out(out: str | None) -> None:
+    """Fail before the games, not after, when the output directory cannot be written."""
+    if out is None:
+        return
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--out {out}: exists and is not a directory")
+    path.mkdir(parents=True, exist_ok=True)
 
 
 def _lineup(text: str) -> list[str]:
@@ -73,6 +93,7 @@ def _lineup(text: str) -> list[str]:
 
 
 def _run(args: argparse.Namespace) -> SimulationResult:
+    _check_backend(args)
     return simulate(_lineup(args.players), args.games, seed=args.seed,
                     rules=_rules(args.rule, args.months), cards=args.cards,
                     rotate=not args.no_rotate, events=getattr(args, "events", False),
@@ -99,6 +120,7 @@ def _summary_text(result: SimulationResult) -> str:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    _check_out(args.out)
     result = _run(args)
     cfg = result.config
     print(f"{len(result.games)} games of {', '.join(cfg['players'])}; seed {cfg['seed']}; "
@@ -121,6 +143,7 @@ def _compare(args: argparse.Namespace) -> int:
     base = Setup(_lineup(args.players), base_rules, args.cards, "base")
     variant = Setup(_lineup(args.variant_players or args.players), variant_rules,
                     args.variant_cards or args.cards, "variant")
+    _check_backend(args)
     result = compare(base, variant, args.games, seed=args.seed, rotate=not args.no_rotate,
                      jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet)
     print(f"{args.games} paired games (same seeds and seats), seed {args.seed}")

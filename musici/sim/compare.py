@@ -24,11 +24,12 @@ from musici.sim.simulate import (
     as_cards,
     as_rules,
     check_lineup,
+    lineup_labels,
     make_tasks,
     run_tasks,
 )
 from musici.sim.stats import mean_interval
-from musici.strategies.registry import StrategySpec, strategy_label
+from musici.strategies.registry import StrategySpec
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def compare(base: Setup | Mapping[str, Any], variant: Setup | Mapping[str, Any],
     for k, (setup, lineup) in enumerate(zip(arms, lineups, strict=True)):
         frames = build_frames(records[k * games:(k + 1) * games], entries[k])
         rules, cards = as_rules(setup.rules), as_cards(setup.cards)
-        config = {"name": setup.name, "players": [strategy_label(s) for s in lineup],
+        config = {"name": setup.name, "players": list(lineup_labels(lineup)),
                   "games": games, "seed": seed, "rules": rules.non_default(),
                   "cards": cards.name, "cards_fingerprint": cards.fingerprint, "rotate": rotate}
         results.append(SimulationResult(config=config, **frames))

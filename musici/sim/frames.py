@@ -15,7 +15,7 @@ PLAYER_COLUMNS = ["game", "seat", "entry", "strategy", "fame", "money", "rank", 
 MONTH_COLUMNS = ["game", "seat", "strategy", "month", "fame", "money"]
 CONCERT_COLUMNS = ["game", "month", "seat", "strategy", "card", "kind", "venue", "rating",
                    "card_fame", "bonus", "fame", "income"]
-VENUE_COLUMNS = ["game", "month", "seat", "strategy", "area"]
+VENUE_COLUMNS = ["game", "month", "seat", "strategy", "area", "cost_money", "cost_fame"]
 SPECIAL_COLUMNS = ["game", "month", "seat", "strategy", "card", "price"]
 EVENT_COLUMNS = ["game", "index", "month", "phase", "kind", "rule", "player", "private", "data"]
 ERROR_COLUMNS = ["game", "seed", "strategies", "error"]
@@ -53,7 +53,7 @@ def build_frames(records: Sequence[GameRecord], entries: Sequence[Sequence[int]]
             rows["players"].append((g, p[0], entry[p[0]], names[p[0]], *p[1:]))
         rows["months"].extend((g, s, names[s], m, f, money) for m, s, f, money in rec.months)
         rows["concerts"].extend((g, c[0], c[1], names[c[1]], *c[2:]) for c in rec.concerts)
-        rows["venues"].extend((g, m, s, names[s], a) for m, s, a in rec.venues)
+        rows["venues"].extend((g, m, s, names[s], *rest) for m, s, *rest in rec.venues)
         rows["specials"].extend((g, m, s, names[s], c, price) for m, s, c, price in rec.specials)
         if with_events and rec.events is not None:
             rows["events"].extend((g, *e) for e in rec.events)

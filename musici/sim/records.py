@@ -28,6 +28,7 @@ class GameTask:
     rules: RuleSet | None = None
     cards: CardSet | None = None
     events: bool = False
+    labels: tuple[str, ...] = ()  # names for the frames, one per seat (default: from the specs)
 
 
 @dataclass
@@ -46,20 +47,23 @@ class GameRecord:
     months: list[tuple[int, int, int, int]] = field(default_factory=list)  # month, seat, fame, money
     # month, seat, card, kind, venue, rating, card fame, bonus, fame, income
     concerts: list[tuple[Any, ...]] = field(default_factory=list)
-    venues: list[tuple[int, int, str]] = field(default_factory=list)  # month, seat, area
+    # month, seat, area, money paid for it, fame paid for it (P5.2, P4.3, P3.TOUR.3)
+    venues: list[tuple[int, int, str, int, int]] = field(default_factory=list)
     specials: list[tuple[int, int, str, int]] = field(default_factory=list)  # month, seat, card, price
     events: list[tuple[Any, ...]] | None = None
 
 
 def play_task(task: GameTask) -> GameRecord:
     """Play ``task``'s game; a crash is recorded (with its seed) instead of raised."""
-    labels = tuple(strategy_label(s) for s in task.lineup)
+    labels = task.labels or tuple(strategy_label(s) for s in task.lineup)
     record = GameRecord(task.index, task.seed, task.arm, labels)
     try:
         strategies = [make_strategy(s) for s in task.lineup]
         game = Game(players=len(strategies), seed=task.seed, rules=task.rules, cards=task.cards)
         game.play(strategies)
-    except Exception as exc:  # one bad game must not sink the batch (issue 5: faults)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # sys.exit() in a bot too: one bad game must not sink the batch
         tail = traceback.format_exception_only(type(exc), exc)[-1].strip()
         record.error = f"game {task.index} (seed {task.seed}): {tail}"
         return record
@@ -74,6 +78,7 @@ def _collect(game: Game, record: GameRecord, *, with_events: bool) -> None:
     award_fame = [0.0] * n
     penalty = [0] * n
     concerts = [0] * n
+    venue_cost: dict[tuple[int, int], list[int]] = {}  # (month, seat) -> [money, fame]
     for e in game.events:
         kind = e.kind
         if kind == "concert":
@@ -84,7 +89,13 @@ def _collect(game: Game, record: GameRecord, *, with_events: bool) -> None:
                 d["card_fame"], restore["bonus"] if restore else 0, d["fame"], d["income"]))
             concerts[e.player] += 1
         elif kind == "venue":
-            record.venues.append((e.month, e.player, e.data["area"]))
+            record.venues.append((e.month, e.player, e.data["area"], 0, 0))
+        elif kind in ("pay", "fame") and "venue" in e.data:
+            cost = venue_cost.setdefault((e.month, e.player), [0, 0])
+            if kind == "pay":
+                cost[0] += e.data["amount"]
+            else:
+                cost[1] -= e.data["delta"]
         elif kind == "special_bought":
             record.specials.append((e.month, e.player, e.data["card"], e.data["price"]))
         elif kind == "marker_penalty":
@@ -102,6 +113,7 @@ def _collect(game: Game, record: GameRecord, *, with_events: bool) -> None:
     for row in game.monthly:
         for s in range(n):
             record.months.append((row["month"], s, row["fame"][s], row["money"][s]))
+    record.venues = [(m, s, a, *venue_cost.get((m, s), (0, 0))) for m, s, a, _, _ in record.venues]
     record.winners = tuple(winners)
     record.decisions = game.step
     record.n_events = len(game.events)

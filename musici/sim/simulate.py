@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from musici.sim.frames import build_frames
 from musici.sim.records import GameRecord, GameTask
 from musici.sim.seeds import game_seed
 from musici.sim.stats import mean_interval, wilson_interval
-from musici.strategies.registry import StrategySpec, strategy_factory, strategy_label
+from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
 
 FRAME_NAMES = ("games", "players", "months", "concerts", "venues", "specials", "events", "errors")
 
@@ -55,8 +56,29 @@ def check_lineup(players: Sequence[StrategySpec]) -> tuple[StrategySpec, ...]:
         raise SimulationError(f"I Musici is for 3 or 4 players (GOAL.1); got {len(lineup)} "
                               f"strategies: {[strategy_label(s) for s in lineup]}")
     for spec in lineup:
-        strategy_factory(spec)  # an unknown name fails here, before any game runs
+        make_strategy(spec)  # an unknown name or a broken factory fails here, before any game
     return lineup
+
+
+def lineup_labels(lineup: Sequence[StrategySpec]) -> tuple[str, ...]:
+    """Names for the frames; two different objects that would share a name get ``#entry``."""
+    names = [strategy_label(s) for s in lineup]
+    labels = list(names)
+    for i, (name, spec) in enumerate(zip(names, lineup, strict=True)):
+        if any(names[j] == name and lineup[j] is not spec and lineup[j] != spec
+               for j in range(len(lineup)) if j != i):
+            labels[i] = f"{name}#{i}"
+    return tuple(labels)
+
+
+def check_picklable(lineup: Sequence[StrategySpec]) -> None:
+    """Worker processes get the line-up pickled; say so clearly instead of failing midway."""
+    try:
+        pickle.dumps(tuple(lineup))
+    except Exception as exc:
+        raise SimulationError(
+            f"the line-up cannot be sent to worker processes ({type(exc).__name__}: {exc}); "
+            "use jobs=1, a module-level function or class, or a 'file.py:name' spec") from None
 
 
 def seating(lineup: Sequence[StrategySpec], index: int, rotate: bool) -> tuple[int, ...]:
@@ -72,11 +94,12 @@ def make_tasks(lineup: Sequence[StrategySpec], games: int, seed: int, *, rotate:
     tasks, entries = [], []
     # None means the bundled set: workers then load it themselves instead of unpickling it.
     card_arg = None if cards is standard_cardset() else cards
+    labels = lineup_labels(lineup)
     for i in range(games):
         entry = seating(lineup, i, rotate)
         entries.append(entry)
         tasks.append(GameTask(i, game_seed(seed, i), tuple(lineup[e] for e in entry), arm,
-                              rules, card_arg, events))
+                              rules, card_arg, events, tuple(labels[e] for e in entry)))
     return tasks, entries
 
 
@@ -114,6 +137,8 @@ def run_tasks(tasks: Sequence[GameTask], *, jobs: int | None, scheduler: Any,
         else:
             workers = default_jobs() if jobs is None else jobs
             workers = min(workers, max(1, len(tasks) // 4))  # tiny batches: no pool start-up
+            if workers > 1:
+                check_picklable(tasks[0].lineup)
             stream = run_serial(tasks, bar) if workers == 1 else run_processes(tasks, workers, bar)
         by_index = {}
         for record in stream:
@@ -228,7 +253,7 @@ def simulate(
     records = run_tasks(tasks, jobs=jobs, scheduler=scheduler, progress=progress)
     frames = build_frames(records, entries, with_events=events)
     config = {
-        "players": [strategy_label(s) for s in lineup], "games": games, "seed": seed,
+        "players": list(lineup_labels(lineup)), "games": games, "seed": seed,
         "rules": rule_set.non_default(), "cards": card_set.name,
         "cards_fingerprint": card_set.fingerprint, "rotate": rotate,
     }

@@ -6,6 +6,7 @@ class whose instances are callable) starts every game fresh. Three kinds of obje
 registered or named:
 
 - a strategy function of two arguments (it is its own player: shared, stateless);
+- a callable object taking ``(view, decision)``: each game and seat gets a deep copy;
 - a class: each game and seat gets a new instance (its ``__init__`` takes no arguments);
 - a factory of no arguments returning a strategy (e.g. ``functools.partial(SearchBot, worlds=8)``).
 
@@ -22,6 +23,7 @@ Names and file paths travel to worker processes as text, so they work with every
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import importlib
@@ -155,7 +157,11 @@ def _player_factory(obj: Any, label: str) -> Callable[[], Strategy]:
     except (TypeError, ValueError):  # builtins without a signature: treat as a strategy
         return lambda: obj
     if len(params) == 2:
-        return lambda: obj
+        if inspect.isroutine(obj):
+            return lambda: obj
+        # A callable object may carry state: each game gets its own copy, so no game sees
+        # another's (and results cannot depend on how games are spread over processes).
+        return lambda: copy.deepcopy(obj)
     if not params:
         return obj
     raise StrategySpecError(
@@ -172,7 +178,13 @@ def strategy_factory(spec: StrategySpec) -> Callable[[], Strategy]:
 
 def make_strategy(spec: StrategySpec) -> Strategy:
     """A fresh player for one game and seat."""
-    player = strategy_factory(spec)()
+    try:
+        player = strategy_factory(spec)()
+    except StrategySpecError:
+        raise
+    except Exception as exc:
+        raise StrategySpecError(f"strategy {strategy_label(spec)!r} could not be created: "
+                                f"{type(exc).__name__}: {exc}") from exc
     if not callable(player):
         raise StrategySpecError(f"strategy {spec!r} made a {type(player).__name__}, not a callable")
     return player
@@ -183,7 +195,8 @@ def strategy_label(spec: StrategySpec) -> str:
     if isinstance(spec, str):
         return spec
     if isinstance(spec, functools.partial):
-        args = ", ".join(f"{k}={v!r}" for k, v in spec.keywords.items())
+        args = ", ".join([*(repr(a) for a in spec.args),
+                          *(f"{k}={v!r}" for k, v in spec.keywords.items())])
         return f"{getattr(spec.func, '__name__', 'partial')}({args})"
     return str(getattr(spec, "__name__", type(spec).__name__))
 
