@@ -30,11 +30,12 @@ Budget and cost (4 players, 12 months, this 2-core machine): a rollout to the en
 month with the greedy policy costs about 0.2-1.5 ms (less late in the month); a searched
 decision costs ``worlds`` x candidates rollouts (2-8 candidates). With the defaults
 (3 worlds, horizon 1, up to 8 candidates) a searched decision takes about 17 ms, the bot
-searches about 91 of its ~106 decisions a game, and a game costs about 1.5 s of its
+searches about 91 of its ~106 decisions a game, and a game costs about 1.5-2.5 s of its
 thinking (4 worlds: about 2.7 s). Time grows linearly with ``worlds`` and
-``max_candidates`` and roughly with ``horizon``. Measured strength with the defaults:
-73.5 % wins against impresario + merchant + collector over 200 games
-(``benchmarks/search_strength.py``); more worlds or a 2-month horizon did not play better.
+``max_candidates`` and roughly with ``horizon``. Measured strength with the defaults,
+seat rotated, against one impresario, one merchant and one collector: 67.5 % of 200 games
+(Wilson 95 % interval 60.7-73.6 %; chance is 25 %), ``python benchmarks/search_strength.py
+--games 200 --seed 1``. More worlds or a 2-month horizon did not play better.
 """
 
 from __future__ import annotations
