@@ -1160,17 +1160,18 @@ BALANCE = [
     md("""
     ## Venues: where the bots go, and what it returns
 
-    The share of all venue choices (P3.1) and the fame and income per choice, counting the
-    months without a concert as zero. A venue chosen in more than half of all choices is
-    flagged.
+    The share of all venue choices (P3.1) and the *net* fame and money per choice: the
+    concert's fame and income (zero in a month without a concert) minus what the hall or
+    tour cost (rent and tour fees P5.2, half without a concert P4.3, a commercial tour's
+    fame P3.TOUR.3). A venue chosen in more than half of all choices is flagged.
     """),
     code("""
     v = report.venues
-    fig = make_subplots(rows=1, cols=3, subplot_titles=("share of choices", "fame per choice",
-                                                        "income per choice (G)"))
+    fig = make_subplots(rows=1, cols=3, subplot_titles=("share of choices", "net fame per choice",
+                                                        "net money per choice (G)"))
     fig.add_trace(go.Bar(x=v.area, y=v.share, name="share"), row=1, col=1)
-    fig.add_trace(go.Bar(x=v.area, y=v.fame_per_choice, name="fame"), row=1, col=2)
-    fig.add_trace(go.Bar(x=v.area, y=v.income_per_choice, name="income"), row=1, col=3)
+    fig.add_trace(go.Bar(x=v.area, y=v.net_fame_per_choice, name="fame"), row=1, col=2)
+    fig.add_trace(go.Bar(x=v.area, y=v.net_money_per_choice, name="money"), row=1, col=3)
     fig.update_layout(showlegend=False, template="plotly_white", height=360)
     fig
     """),
@@ -1212,8 +1213,8 @@ BALANCE = [
 
     | flag | test |
     |---|---|
-    | seat | the seat's win-rate interval excludes 1/n |
-    | strategy | the best strategy's interval lies above twice its share of the seats |
+    | seat | the seat's win-rate interval excludes 1/n (only when every seat saw the same strategies) |
+    | strategy | the strategy's per-seat win-rate interval lies above 1.5/n |
     | card | at least `MIN_PLAYS` plays and fame per play more than 2 sd above its kind's mean |
     | venue | chosen in more than half of all venue choices |
     | special | at least `MIN_PLAYS` owners, win-rate interval above 1.5/n |
