@@ -167,6 +167,37 @@ class CardSet:
         return cardset_html(self)
 
 
+def _show(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` bounded to one short line, for messages about a file's values."""
+    try:
+        text = repr(value)
+    except Exception:  # an int of more than 4300 digits (only from Python data, not JSON)
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else f"{text[:limit]}… ({type(value).__name__})"
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {_show(key)}")
+            seen.add(key)
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_json(text: str | bytes) -> Any:
+    """Strict JSON for the files musici reads: no duplicate keys (another reader could keep
+    the other value), no NaN or Infinity. Raises ValueError (or RecursionError when nested
+    too deeply)."""
+    return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+
+
 def _fail(source: str, where: str, message: str) -> CardSetError:
     return CardSetError(f"{source}: {where}: {message}")
 
@@ -179,13 +210,13 @@ def _field(source: str, where: str, record: Any, name: str, kind: type | tuple[t
     value = record[name]
     if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
         expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise _fail(source, where, f"field {name!r} must be {expected}, got {value!r}")
+        raise _fail(source, where, f"field {name!r} must be {expected}, got {_show(value)}")
     return value
 
 
 def _small_int(source: str, where: str, name: str, value: Any, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(source, where, f"field {name!r} must be an integer, got {value!r}")
+        raise _fail(source, where, f"field {name!r} must be an integer, got {_show(value)}")
     if not lo <= value <= hi:
         raise _fail(source, where, f"field {name!r} must be between {lo} and {hi}, got {value}")
     return value
@@ -210,14 +241,14 @@ def _music_card(source: str, index: int, record: Any, kind: str,
     section = "scores" if kind == "score" else "discoveries"
     where = f"{section}[{index}]"
     card_id = _field(source, where, record, "id", str)
-    where = f"{kind} card {card_id!r}"
+    where = f"{kind} card {_show(card_id)}"
     composer = _field(source, where, record, "composer", str)
     if composer not in composers:
-        raise _fail(source, where, f"field 'composer': unknown composer {composer!r}")
+        raise _fail(source, where, f"field 'composer': unknown composer {_show(composer)}")
     piece = _field(source, where, record, "piece", str)
     era = _field(source, where, record, "era", str)
     if era not in ERAS:
-        raise _fail(source, where, f"field 'era' must be one of {', '.join(ERAS)}, got {era!r}")
+        raise _fail(source, where, f"field 'era' must be one of {', '.join(ERAS)}, got {_show(era)}")
     fame = _field(source, where, record, "fame", list)
     if len(fame) != 3:
         raise _fail(source, where, "field 'fame' must be [good, fair, poor]")
@@ -235,20 +266,20 @@ def _music_card(source: str, index: int, record: Any, kind: str,
     if kind == "discovery":
         deck = _field(source, where, record, "deck", str)
         if deck not in STYLES:
-            raise _fail(source, where, f"field 'deck' must be authentic or modern, got {deck!r}")
+            raise _fail(source, where, f"field 'deck' must be authentic or modern, got {_show(deck)}")
     return MusicCard(card_id, kind, composer, piece, era, (good, fair, poor), income,
                      authentic, modern, deck)
 
 
 def _composer(source: str, index: int, record: Any) -> Composer:
     cid = _field(source, f"composers[{index}]", record, "id", str)
-    where = f"composer {cid!r}"
+    where = f"composer {_show(cid)}"
     group = _field(source, where, record, "group", str)
     if group not in GROUPS:
-        raise _fail(source, where, f"field 'group' must be one of {', '.join(GROUPS)}, got {group!r}")
+        raise _fail(source, where, f"field 'group' must be one of {', '.join(GROUPS)}, got {_show(group)}")
     era = _field(source, where, record, "era", str)
     if era not in ERAS:
-        raise _fail(source, where, f"field 'era' must be one of {', '.join(ERAS)}, got {era!r}")
+        raise _fail(source, where, f"field 'era' must be one of {', '.join(ERAS)}, got {_show(era)}")
     teachers = _field(source, where, record, "teachers", list)
     if not all(isinstance(t, str) for t in teachers):
         raise _fail(source, where, "field 'teachers' must be a list of composer ids")
@@ -267,23 +298,24 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
         raise _fail(source, "document", "expected a JSON object at the top level")
     fmt = data.get("format")
     if fmt != FORMAT:
-        raise _fail(source, "document", f"field 'format' must be {FORMAT!r}, got {fmt!r}")
-    if data.get("version") != FORMAT_VERSION:
+        raise _fail(source, "document", f"field 'format' must be {FORMAT!r}, got {_show(fmt)}")
+    version = data.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:  # not True, not 1.0
         raise _fail(source, "document",
-                    f"field 'version' must be {FORMAT_VERSION}, got {data.get('version')!r}")
+                    f"field 'version' must be {FORMAT_VERSION}, got {_show(version)}")
     name = _field(source, "document", data, "name", str)
 
     composers: dict[str, Composer] = {}
     for i, record in enumerate(_field(source, "document", data, "composers", list)):
         composer = _composer(source, i, record)
         if composer.id in composers:
-            raise _fail(source, f"composer {composer.id!r}", "duplicate composer id")
+            raise _fail(source, f"composer {_show(composer.id)}", "duplicate composer id")
         composers[composer.id] = composer
     for composer in composers.values():
         for teacher in composer.teachers:
             if teacher not in composers:
-                raise _fail(source, f"composer {composer.id!r}",
-                            f"field 'teachers': unknown composer {teacher!r}")
+                raise _fail(source, f"composer {_show(composer.id)}",
+                            f"field 'teachers': unknown composer {_show(teacher)}")
     graph = lineage_graph(composers.values())
     if not nx.is_directed_acyclic_graph(graph):
         edges = nx.find_cycle(graph)
@@ -295,7 +327,7 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
         for i, record in enumerate(_field(source, "document", data, section, list)):
             card = _music_card(source, i, record, kind, composers)
             if card.id in music:
-                raise _fail(source, f"{kind} card {card.id!r}", "duplicate card id")
+                raise _fail(source, f"{kind} card {_show(card.id)}", "duplicate card id")
             music[card.id] = card
     n_scores = sum(1 for c in music.values() if c.kind == "score")
     if n_scores != SCORE_COUNT:
@@ -310,13 +342,13 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
     orchestras: dict[str, OrchestraCard] = {}
     for i, record in enumerate(_field(source, "document", data, "orchestras", list)):
         oid = _field(source, f"orchestras[{i}]", record, "id", str)
-        where = f"orchestra {oid!r}"
+        where = f"orchestra {_show(oid)}"
         style = _field(source, where, record, "style", str)
         part = _field(source, where, record, "part", str)
         if style not in STYLES:
-            raise _fail(source, where, f"field 'style' must be authentic or modern, got {style!r}")
+            raise _fail(source, where, f"field 'style' must be authentic or modern, got {_show(style)}")
         if part not in PARTS:
-            raise _fail(source, where, f"field 'part' must be instrumental or vocal, got {part!r}")
+            raise _fail(source, where, f"field 'part' must be instrumental or vocal, got {_show(part)}")
         if oid in orchestras or oid in music:
             raise _fail(source, where, "duplicate card id")
         orchestras[oid] = OrchestraCard(oid, _field(source, where, record, "name", str), style, part)
@@ -330,16 +362,20 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
     for i, record in enumerate(_field(source, "document", data, "specials", list)):
         sid = _field(source, f"specials[{i}]", record, "id", str)
         if sid not in SPECIAL_NAMES:
-            raise _fail(source, f"special card {sid!r}",
+            raise _fail(source, f"special card {_show(sid)}",
                         f"field 'id' must be one of {', '.join(SPECIAL_NAMES)}")
-        if sid in specials:
-            raise _fail(source, f"special card {sid!r}", "duplicate card id")
-        specials[sid] = SpecialCard(sid, _field(source, f"special card {sid!r}", record, "name", str))
+        if sid in specials or sid in music or sid in orchestras:
+            # One id, one card: a score "P3" would be counted twice (and read as a virtuoso).
+            raise _fail(source, f"special card {_show(sid)}", "duplicate card id")
+        specials[sid] = SpecialCard(sid, _field(source, f"special card {_show(sid)}", record, "name", str))
     if len(specials) != len(SPECIAL_NAMES):
         missing = ", ".join(s for s in SPECIAL_NAMES if s not in specials)
         raise _fail(source, "specials", f"expected all 15 special cards (COMP.4); missing {missing}")
 
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    try:
+        canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    except (ValueError, TypeError, RecursionError) as exc:  # e.g. extra keys nested too deeply
+        raise _fail(source, "document", f"cannot be written as canonical JSON ({exc})") from None
     fingerprint = hashlib.sha256(canonical.encode()).hexdigest()
     return CardSet(
         name, MappingProxyType(composers), MappingProxyType(music),
@@ -368,11 +404,13 @@ def load_cardset(path: str | Path) -> CardSet:
     except UnicodeDecodeError:
         raise CardSetError(f"{path}: card set file is not UTF-8 text") from None
     try:
-        data = json.loads(text)
+        data = parse_json(text)
     except json.JSONDecodeError as exc:
         raise CardSetError(
             f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
+    except (ValueError, RecursionError) as exc:  # a duplicate key, NaN, 5000 digits, nesting
+        raise CardSetError(f"{path}: not valid JSON ({' '.join(str(exc).split())[:200]})") from None
     return cardset_from_data(data, str(path))
 
 

@@ -22,6 +22,24 @@ from typing import Any
 
 Answer = Any  # str | int | tuple[str, ...]
 _NO_INFO: Mapping[str, Any] = MappingProxyType({})  # shared: read-only and empty
+_PLAIN = (str, int)  # the exact types of a choice option's parts
+
+
+def brief(value: Any, limit: int = 200) -> str:
+    """``repr(value)`` for an error message: one bounded line that never raises (a strategy's
+    answer may be huge, or an object whose ``__repr__`` fails)."""
+    try:
+        text = repr(value)
+    except Exception:  # e.g. an int of more than 4300 digits, a broken __repr__
+        return f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else f"{text[:limit]}… ({type(value).__name__})"
+
+
+def _plain(answer: Any) -> bool:
+    """Whether ``answer`` has the shape of an option (an exact str or int, or a tuple of
+    them), so comparing it with one runs no code of the strategy's (a str subclass's __eq__)."""
+    kind = type(answer)
+    return kind in _PLAIN or (kind is tuple and all(type(a) in _PLAIN for a in answer))
 
 
 class IllegalAnswer(ValueError):
@@ -104,35 +122,50 @@ class Decision:
         if self.space == "choice":
             if isinstance(answer, list):
                 answer = tuple(answer)
+            if not _plain(answer):
+                if type(answer) is tuple:
+                    odd = next(type(a).__name__ for a in answer if type(a) not in _PLAIN)
+                    raise IllegalAnswer(f"{brief(answer)} is not legal: it holds a {odd}, "
+                                        f"not only str and int values")
+                raise IllegalAnswer(f"{brief(answer)} is not legal: a {type(answer).__name__} "
+                                    f"is not a str, an int or a tuple of them")
             for option in self.options:
                 # Same type too: 1.0 or True must not pass for the seat number 1.
                 if type(option) is type(answer) and option == answer:
                     return option
-            raise IllegalAnswer(f"{answer!r} is not legal")
+            raise IllegalAnswer(f"{brief(answer)} is not legal")
         if self.space == "amount":
-            if isinstance(answer, bool) or not isinstance(answer, int):
-                raise IllegalAnswer(f"{answer!r} is not an integer")
+            # Exactly int: not bool, and no subclass whose arithmetic could lie to the checks.
+            if type(answer) is not int:
+                raise IllegalAnswer(f"{brief(answer)} is not an integer "
+                                    f"(a {type(answer).__name__}, not an int)")
             if not self.lo <= answer <= self.hi:
-                raise IllegalAnswer(f"{answer!r} is out of range")
+                raise IllegalAnswer(f"{brief(answer)} is out of range")
             if (answer - self.lo) % self.step:
                 raise IllegalAnswer(f"{answer!r} is not a multiple of the step {self.step}")
             return answer
         return self._normalize_subset(answer)
 
     def _normalize_subset(self, answer: Answer) -> tuple[str, ...]:
-        if isinstance(answer, str) or not isinstance(answer, (tuple, list)):
-            raise IllegalAnswer(f"{answer!r} is not a tuple of item names")
+        # Exactly a tuple or list of exact str: a subclass could lie about its length or its
+        # items' equality.
+        if type(answer) not in (tuple, list):
+            raise IllegalAnswer(f"{brief(answer)} is not a tuple of item names "
+                                f"(a {type(answer).__name__}, not a tuple or list)")
         index = {item: i for i, item in enumerate(self.items)}
         counts = [0] * len(self.items)
         for item in answer:
-            i = index.get(item) if isinstance(item, str) else None
+            if type(item) is not str:
+                raise IllegalAnswer(f"{brief(item)} is not one of the items "
+                                    f"(a {type(item).__name__}, not a str)")
+            i = index.get(item)
             if i is None:
                 raise IllegalAnswer(f"{item!r} is not one of the items")
             counts[i] += 1
             limit = self.limits[i] if self.limits else 1
             if counts[i] > limit:
                 raise IllegalAnswer(f"{item!r} chosen more than {limit} time(s)")
-        size = len(answer)
+        size = sum(counts)
         if not self.min_size <= size <= self.max_size:
             raise IllegalAnswer(f"{size} items chosen")
         if self.groups:

@@ -16,7 +16,7 @@ from typing import Any
 
 from musici import rating as R
 from musici.cards import VIRTUOSOS, CardSet, standard_cardset
-from musici.decisions import Answer, Decision, IllegalAnswer
+from musici.decisions import Answer, Decision, IllegalAnswer, brief
 from musici.events import Event
 from musici.rules import RuleSet
 from musici.state import AREAS, HALLS, TOURS, PlayerState
@@ -47,6 +47,15 @@ class StrategyError(IllegalAnswer):
     """A strategy gave an illegal answer or raised; names seat, decision and repro."""
 
 
+def _text(exc: BaseException) -> str:
+    """``str(exc)`` for a message, bounded, even when the exception's ``__str__`` fails."""
+    try:
+        text = str(exc)
+    except Exception:
+        return "<unprintable>"
+    return text if len(text) <= 500 else text[:500] + "…"
+
+
 class Game:
     """One game of I Musici for 3 or 4 players.
 
@@ -55,6 +64,8 @@ class Game:
     >>> game.play([random_strategy] * 4).finished
     True
     """
+
+    _asking: int | None = None  # id(self) while ask() waits for a strategy (see ask)
 
     def __init__(self, players: int = 4, seed: int = 0, rules: RuleSet | None = None,
                  cards: CardSet | None = None) -> None:
@@ -152,13 +163,18 @@ class Game:
     def answer(self, answer: Answer) -> None:
         """Answer the pending decision and run on to the next one."""
         decision = self.decision
-        if decision is None or self._pending is None:
+        if decision is None or self._pending is None or self._asking == id(self):
+            if self._asking == id(self) and decision is not None:
+                raise GameError(
+                    f"game.answer() called from inside the strategy of seat {decision.player} "
+                    f"while it is being asked for {decision.kind} ({decision.rule}); a strategy "
+                    f"must return its answer (seed {self.seed}, step {self.step})")
             raise GameError("the game is finished; there is no decision to answer")
         try:
             value = decision.normalize(answer)
         except IllegalAnswer as exc:
             raise IllegalAnswer(
-                f"illegal answer {answer!r} from seat {decision.player} to {decision.kind} "
+                f"illegal answer {brief(answer)} from seat {decision.player} to {decision.kind} "
                 f"({decision.rule}, month {self.month} {self.phase}, step {self.step}): {exc}; "
                 f"legal: {decision.describe_legal()}"
             ) from None
@@ -198,14 +214,22 @@ class Game:
             raise GameError("the game is finished; there is no decision to answer")
         seat = decision.player
         step = len(self.answers)  # the repro text is built only on error
+        if self._asking == id(self):
+            raise GameError(f"game.ask() called from inside a strategy (seed {self.seed}, "
+                            f"step {step}); a strategy must return its answer")
+        # While the strategy runs, this game refuses answer() and ask() (a strategy that holds
+        # the game must not answer for itself); clones made meanwhile (search) carry another id.
+        self._asking = id(self)
         try:
             answer = strategy(PlayerView(self, seat), decision)
         except Exception as exc:
             raise StrategyError(
-                f"strategy of seat {seat} raised {type(exc).__name__}: {exc} while answering "
-                f"{decision.kind} ({decision.rule}) at month {self.month} {self.phase} "
+                f"strategy of seat {seat} raised {type(exc).__name__}: {_text(exc)} while "
+                f"answering {decision.kind} ({decision.rule}) at month {self.month} {self.phase} "
                 f"(seed {self.seed}, step {step})"
             ) from exc
+        finally:
+            self._asking = None
         try:
             self.answer(answer)
         except IllegalAnswer as exc:
@@ -238,6 +262,7 @@ class Game:
         new.answers = self.answers[:] if keep_log else []
         new.monthly = [dict(h) for h in self.monthly]
         new._stack = self._stack[:]
+        new._asking = None  # a copy made while a strategy thinks is free to be played
         return new
 
     # ------------------------------------------------------------------ machinery

@@ -8,12 +8,13 @@ No pickle: nothing in a file is ever executed.
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
 
-from musici.cards import CardSet, standard_cardset
-from musici.decisions import IllegalAnswer
+from musici.cards import CardSet, parse_json, standard_cardset
+from musici.decisions import IllegalAnswer, brief
 from musici.engine import Game, GameError
 from musici.rules import RuleOptionError, RuleSet
 
@@ -46,10 +47,10 @@ def _rng_state(rng: random.Random) -> list[Any]:
 
 
 def _set_rng_state(rng: random.Random, state: Any) -> bool:
-    if not (isinstance(state, list) and len(state) == 3 and state[0] == 3
+    if not (isinstance(state, list) and len(state) == 3 and type(state[0]) is int and state[0] == 3
             and isinstance(state[1], list) and len(state[1]) == 625
             and all(type(x) is int and 0 <= x < 2**32 for x in state[1])
-            and (state[2] is None or type(state[2]) is float)
+            and (state[2] is None or (type(state[2]) is float and math.isfinite(state[2])))
             and state[1][-1] <= 624):
         return False
     rng.setstate((3, tuple(state[1]), state[2]))
@@ -72,9 +73,11 @@ def game_from_dict(data: Any, cards: CardSet | None = None, source: str = "<memo
     if not isinstance(data, dict):
         raise fail("expected a JSON object at the top level")
     if data.get("format") != SAVE_FORMAT:
-        raise fail(f"not a musici saved game (format {data.get('format')!r})")
-    if data.get("version") != SAVE_VERSION:
-        raise fail(f"saved-game version {data.get('version')!r} is not supported; "
+        raise fail(f"not a musici saved game (format {brief(data.get('format'), 60)}, "
+                   f"expected {SAVE_FORMAT!r})")
+    version = data.get("version")
+    if type(version) is not int or version != SAVE_VERSION:  # not True, not 1.0
+        raise fail(f"saved-game version {brief(version, 60)} is not supported; "
                    f"this musici reads version {SAVE_VERSION}")
     missing = [f for f in _FIELDS if f not in data]
     if missing:
@@ -87,22 +90,24 @@ def game_from_dict(data: Any, cards: CardSet | None = None, source: str = "<memo
     if not isinstance(meta, dict) or not isinstance(meta.get("fingerprint"), str):
         raise fail("field 'cardset' must be an object with a 'fingerprint'")
     if meta["fingerprint"] != cards.fingerprint:
-        raise fail(f"card set mismatch: the game was played with {meta.get('name')!r} "
+        raise fail(f"card set mismatch: the game was played with {brief(meta.get('name'), 60)} "
                    f"(fingerprint {meta['fingerprint'][:12]}…), not {cards.name!r} "
                    f"({cards.fingerprint[:12]}…); load it with that card set")
     if not isinstance(data["rules"], dict):
         raise fail("field 'rules' must be an object of rule options")
     try:
         rules = RuleSet.from_options(data["rules"])
-    except RuleOptionError as exc:
-        raise fail(f"field 'rules': {exc}") from None
+    except (RuleOptionError, ValueError) as exc:  # ValueError: int("²") in a numeric option
+        raise fail(f"field 'rules': {_line(exc)}") from None
     answers = data["answers"]
     if not isinstance(answers, list):
         raise fail("field 'answers' must be a list")
+    if type(data["players"]) is not int:  # Game() would take 3.0 for 3, then fail deep inside
+        raise fail(f"field 'players' must be the integer 3 or 4, got {brief(data['players'], 60)}")
     try:
         game = Game(players=data["players"], seed=data["seed"], rules=rules, cards=cards)
     except GameError as exc:
-        raise fail(str(exc)) from None
+        raise fail(_line(exc)) from None
     for step, answer in enumerate(answers):
         if game.decision is None:
             raise fail(f"answer {step} comes after the end of the game")
@@ -117,11 +122,18 @@ def game_from_dict(data: Any, cards: CardSet | None = None, source: str = "<memo
     return game
 
 
+def _line(exc: BaseException, limit: int = 300) -> str:
+    """An exception's message as one bounded line."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def loads(text: str, cards: CardSet | None = None, source: str = "<string>") -> Game:
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise SaveFileError(f"{source}: not valid JSON ({exc})") from None
+        data = parse_json(text)
+    except (ValueError, RecursionError) as exc:
+        # ValueError: JSONDecodeError, bytes not UTF-8, an int of more than 4300 digits, ...
+        raise SaveFileError(f"{source}: not valid JSON ({_line(exc)})") from None
     return game_from_dict(data, cards, source)
 
 

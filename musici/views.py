@@ -50,11 +50,16 @@ class PublicPlayer:
 class PlayerView:
     """The game as seen from ``seat``."""
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ("_game", "_seat")
 
     def __init__(self, game: Game, seat: int) -> None:
         self._game = game
-        self.seat = seat
+        self._seat = seat
+
+    @property
+    def seat(self) -> int:
+        """Whose view this is (read-only: a strategy cannot turn into another seat)."""
+        return self._seat
 
     @property
     def n_players(self) -> int:

@@ -134,3 +134,11 @@ def test_stepping_by_phase_and_month():
     steps = game.step
     game.play(strategies, until="decision")
     assert game.step == steps + 1
+
+
+def test_a_view_cannot_be_turned_into_another_seat():
+    game = Game(seed=5)
+    view = game.view(0)
+    with pytest.raises(AttributeError):
+        view.seat = 1  # type: ignore[misc]
+    assert view.seat == 0 and view.hand == tuple(game.players[0].hand)
