@@ -20,7 +20,7 @@ $(LAB_STAMP): $(STAMP) pyproject.toml
 
 # The main experience: JupyterLab on the walkthrough notebook.
 lab: $(LAB_STAMP)
-	$(BIN)/jupyter lab notebooks/walkthrough.ipynb
+	$(BIN)/jupyter lab notebooks/walkthrough.ipynb $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # One seeded game printed month by month in the terminal.
 demo: $(STAMP)
