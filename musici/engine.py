@@ -69,7 +69,7 @@ class Game:
 
     def __init__(self, players: int = 4, seed: int = 0, rules: RuleSet | None = None,
                  cards: CardSet | None = None) -> None:
-        if isinstance(players, bool) or players not in (3, 4):
+        if type(players) is not int or players not in (3, 4):  # not True, not 3.0
             raise GameError(f"I Musici is for 3 or 4 players (GOAL.1), got {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise GameError(f"seed must be a non-negative integer, got {seed!r}")

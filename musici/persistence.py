@@ -2,11 +2,17 @@
 
 A saved game is replayed answer by answer, so loading rebuilds the identical state and
 checks every answer again on the way (a tampered file fails at the step it was changed).
+Version 2 adds a ``check``: the number of answers and a SHA-256 digest of the file's
+contents together with a summary of the state they replay to. So an answer list cut
+short, rules or a seed edited to other valid values, or an engine that now replays the
+game differently, are refused instead of silently loading another game. (A digest is
+not a signature: someone who edits the file and recomputes it is not stopped.)
 No pickle: nothing in a file is ever executed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import random
@@ -19,8 +25,10 @@ from musici.engine import Game, GameError
 from musici.rules import RuleOptionError, RuleSet
 
 SAVE_FORMAT = "musici-save"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1: the same without the check
 _FIELDS = ("format", "version", "players", "seed", "rules", "cardset", "answers", "seat_rngs")
+_FIELDS_V2 = (*_FIELDS, "check")
 
 
 class SaveFileError(ValueError):
@@ -28,7 +36,7 @@ class SaveFileError(ValueError):
 
 
 def game_to_dict(game: Game) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "format": SAVE_FORMAT,
         "version": SAVE_VERSION,
         "players": game.n,
@@ -39,6 +47,24 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         # The seats' generators (bots draw from them), so a loaded game goes on identically.
         "seat_rngs": [_rng_state(r) for r in game.seat_rngs],
     }
+    data["check"] = {"steps": game.step, "digest": _digest(data, game)}
+    return data
+
+
+def _state_summary(game: Game) -> list[Any]:
+    """What the answers replay to, compactly: enough to tell another game or engine apart."""
+    players = [[p.fame, p.money, sorted(p.hand), p.played, p.orchestras, sorted(p.markers.items()),
+                p.permanent, p.specials_hand, p.specials_discard] for p in game.players]
+    return [game.step, game.month, game.phase, len(game.events), players, game.score_market,
+            game.orchestra_market, len(game.score_deck), len(game.orchestra_deck),
+            game.special_slot, game.media, sorted(game.venues.items())]
+
+
+def _digest(data: dict[str, Any], game: Game) -> str:
+    fields = {k: data[k] for k in _FIELDS if k != "version"}
+    text = json.dumps([fields, _state_summary(game)], sort_keys=True, separators=(",", ":"),
+                      default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _rng_state(rng: random.Random) -> list[Any]:
@@ -76,13 +102,18 @@ def game_from_dict(data: Any, cards: CardSet | None = None, source: str = "<memo
         raise fail(f"not a musici saved game (format {brief(data.get('format'), 60)}, "
                    f"expected {SAVE_FORMAT!r})")
     version = data.get("version")
-    if type(version) is not int or version != SAVE_VERSION:  # not True, not 1.0
+    if type(version) is not int or version not in READABLE_VERSIONS:  # not True, not 1.0
         raise fail(f"saved-game version {brief(version, 60)} is not supported; "
-                   f"this musici reads version {SAVE_VERSION}")
-    missing = [f for f in _FIELDS if f not in data]
+                   f"this musici reads versions {', '.join(map(str, READABLE_VERSIONS))}")
+    fields = _FIELDS_V2 if version >= 2 else _FIELDS
+    missing = [f for f in fields if f not in data]
     if missing:
         raise fail(f"missing field(s): {', '.join(missing)}")
-    extra = sorted(set(data) - set(_FIELDS))
+    check = data.get("check")
+    if version >= 2 and not (isinstance(check, dict) and set(check) == {"steps", "digest"}
+                             and type(check["steps"]) is int and isinstance(check["digest"], str)):
+        raise fail("field 'check' must be an object with an integer 'steps' and a 'digest'")
+    extra = sorted(set(data) - set(fields))
     if extra:
         raise fail(f"unknown field(s): {', '.join(extra)}")
     cards = cards if cards is not None else standard_cardset()
@@ -102,6 +133,9 @@ def game_from_dict(data: Any, cards: CardSet | None = None, source: str = "<memo
     answers = data["answers"]
     if not isinstance(answers, list):
         raise fail("field 'answers' must be a list")
+    if version >= 2 and check["steps"] != len(answers):
+        raise fail(f"the file records {brief(check['steps'], 30)} answers but holds {len(answers)}: "
+                   f"the answer list was cut short or extended")
     if type(data["players"]) is not int:  # Game() would take 3.0 for 3, then fail deep inside
         raise fail(f"field 'players' must be the integer 3 or 4, got {brief(data['players'], 60)}")
     try:
@@ -119,6 +153,9 @@ def game_from_dict(data: Any, cards: CardSet | None = None, source: str = "<memo
     if not isinstance(seat_rngs, list) or len(seat_rngs) != game.n or not all(
             _set_rng_state(r, st) for r, st in zip(game.seat_rngs, seat_rngs, strict=True)):
         raise fail("field 'seat_rngs' must hold one generator state per seat")
+    if version >= 2 and _digest(data, game) != check["digest"]:
+        raise fail("the check digest does not match: the file was edited after it was saved "
+                   "(seed, rules, answers or generators), or this musici replays it differently")
     return game
 
 

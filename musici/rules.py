@@ -105,17 +105,23 @@ _OPTIONS: tuple[RuleOption, ...] = (
 RULE_OPTIONS: Mapping[str, RuleOption] = MappingProxyType({o.name: o for o in _OPTIONS})
 
 
+def _shown(value: Any, limit: int = 60) -> str:
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**limit else "a huge number"
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def _check(name: str, value: Any) -> Any:
     option = RULE_OPTIONS.get(name)
     if option is None:
         valid = ", ".join(RULE_OPTIONS)
         raise RuleOptionError(f"unknown rule option {name!r}; valid options are: {valid}")
-    if isinstance(option.default, int) and isinstance(value, str) and value.lstrip("-").isdigit():
-        value = int(value)
+    if (isinstance(option.default, int) and isinstance(value, str) and len(value) < 10
+            and value.lstrip("-").isascii() and value.lstrip("-").isdigit()):
+        value = int(value)  # "12" from the command line; not "²", which isdigit() accepts
     if value not in option.choices or type(value) is not type(option.default):
         choices = ", ".join(repr(c) for c in option.choices)
         raise RuleOptionError(
-            f"invalid value {value!r} for rule option {name}; expected one of: {choices}"
+            f"invalid value {_shown(value)} for rule option {name}; expected one of: {choices}"
         )
     return value
 

@@ -118,8 +118,8 @@ def test_truncated_files_on_disk_fail_clearly(tmp_path, text):
 
 
 @pytest.mark.parametrize(("label", "change", "words"), [
-    ("version 0", {"version": 0}, ["version 0", "reads version 1"]),
-    ("version 2", {"version": 2}, ["version 2", "reads version 1"]),
+    ("version 0", {"version": 0}, ["version 0", "reads versions 1, 2"]),
+    ("version 3", {"version": 3}, ["version 3", "reads versions 1, 2"]),
     ("version True", {"version": True}, ["version True"]),
     ("version 1.0", {"version": 1.0}, ["version 1.0"]),
     ("version '1'", {"version": "1"}, ["version '1'"]),
@@ -137,11 +137,11 @@ BAD_VALUES = [None, True, False, 1.5, -1, 10**100, -(10**100), "", "x" * 10_000,
 
 
 @pytest.mark.parametrize("field", ["format", "version", "players", "seed", "rules", "cardset",
-                                   "answers", "seat_rngs"])
+                                   "answers", "seat_rngs", "check"])
 def test_every_field_with_every_wrong_type(data, field):
     keyword = {"format": "format", "version": "version", "players": "players", "seed": "seed",
                "rules": "rules", "cardset": "card", "answers": "answer",
-               "seat_rngs": "seat_rngs"}[field]
+               "seat_rngs": "seat_rngs", "check": "check"}[field]
     original = data[field]
     tried = 0
     for value in BAD_VALUES:
@@ -158,7 +158,7 @@ def test_every_field_with_every_wrong_type(data, field):
 
 
 @pytest.mark.parametrize("field", ["format", "version", "players", "seed", "rules", "cardset",
-                                   "answers", "seat_rngs"])
+                                   "answers", "seat_rngs", "check"])
 def test_missing_fields(data, field):
     del data[field]
     save_fails(json.dumps(data), field)
@@ -239,31 +239,55 @@ def test_non_utf8_bom_nan_and_duplicate_keys(tmp_path, text):
                "duplicate key 'RULING-MONTHS'")
 
 
+def _as_version_1(data):
+    """The same save in format version 1 (no check), to reach the replay's own checks."""
+    old = {k: v for k, v in data.items() if k != "check"}
+    old["version"] = 1
+    return old
+
+
 def test_tampered_answers(game, data):
     # An illegal answer in the middle: the error names the step it was changed at.
     for step in (0, 17, 60, len(data["answers"]) - 1):
         bad = copy.deepcopy(data)
         bad["answers"][step] = "teleport"
         save_fails(json.dumps(bad), f"answer {step} does not replay")
-    # Answers of another seed: this file's answers stop being legal at some step.
+    # Answers of another seed: version 1 notices when one stops being legal; version 2 always.
     for seed in (1, 12, 10**30):
-        bad = copy.deepcopy(data)
+        bad = _as_version_1(data)
         bad["seed"] = seed
         save_fails(json.dumps(bad), "does not replay")
+        bad = copy.deepcopy(data)
+        bad["seed"] = seed
+        save_fails(json.dumps(bad))
     # Answers past the end of a finished game.
-    done = game_to_dict(Game(players=3, seed=4).play([random_strategy] * 3))
+    done = _as_version_1(game_to_dict(Game(players=3, seed=4).play([random_strategy] * 3)))
     done["answers"].append("pass")
     save_fails(json.dumps(done), "comes after the end of the game")
 
 
-def test_answers_cut_short_are_not_detected(data):
-    """Format version 1 has no step count or digest: an answer list cut short replays to an
-    earlier, valid position (the seats' generators are those of the later one). Documented
-    here so that a format that detects it makes this test fail and be updated."""
-    data["answers"] = data["answers"][:50]
-    back = loads(json.dumps(data))
+def test_version_1_cannot_tell_answers_cut_short(data):
+    """Format version 1 has no check: an answer list cut short replays to an earlier, valid
+    position. Still readable, so this is documented here; version 2 refuses it (below)."""
+    old = _as_version_1(data)
+    old["answers"] = old["answers"][:50]
+    back = loads(json.dumps(old))
     assert back.step == 50
     check_invariants(back)
+
+
+def test_version_2_refuses_answers_cut_short_and_legal_edits(data):
+    short = copy.deepcopy(data)
+    short["answers"] = short["answers"][:50]
+    save_fails(json.dumps(short), "cut short or extended")
+    short["check"]["steps"] = 50  # edited consistently: the digest still tells
+    save_fails(json.dumps(short), "check digest does not match")
+    rules = copy.deepcopy(data)  # another valid value of a ruling that has not mattered yet
+    rules["rules"]["RULING-END-CARDS"] = "score-only"
+    save_fails(json.dumps(rules), "check digest does not match")
+    engine = copy.deepcopy(data)  # what an engine that now replays differently looks like
+    engine["check"]["digest"] = "0" * 64
+    save_fails(json.dumps(engine), "replays it differently")
 
 
 def test_mismatched_card_set_and_rules(data, text):

@@ -54,7 +54,7 @@ def saved():
     ("tampered answer", lambda d: d["answers"].__setitem__(5, "teleport"), "answer 5"),
     ("wrong answer type", lambda d: d["answers"].__setitem__(3, {"x": 1}), "answer 3"),
     ("answers not list", lambda d: d.update(answers="abc"), "answers"),
-    ("too many answers", lambda d: d["answers"].extend(["pass"] * 5000), "does not replay"),
+    ("too many answers", lambda d: d["answers"].extend(["pass"] * 5000), "cut short or extended"),
     ("card set mismatch", lambda d: d["cardset"].update(fingerprint="0" * 64), "card set"),
     ("bad rng", lambda d: d["seat_rngs"].__setitem__(0, [3, [1, 2], None]), "seat_rngs"),
 ])

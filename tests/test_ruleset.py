@@ -44,3 +44,18 @@ def test_invalid_value_lists_valid_ones():
         RuleSet.from_options({"RULING-MONTHS": 13})
     with pytest.raises(RuleOptionError):
         RuleSet.parse(["RULING-MONTHS"])
+
+
+@pytest.mark.parametrize("value", ["²", "9" * 5000, "1.0", "", "-"])
+def test_odd_command_line_values_get_the_usual_error(value: str) -> None:
+    with pytest.raises(RuleOptionError, match=r"invalid value .* for rule option RULING-MONTHS") as info:
+        RuleSet.parse([f"RULING-MONTHS={value}"])
+    assert len(str(info.value)) < 300
+
+
+@pytest.mark.parametrize("players", [3.0, True, "4", None])
+def test_game_refuses_player_counts_that_are_not_the_integers_3_or_4(players: object) -> None:
+    from musici import Game, GameError
+
+    with pytest.raises(GameError, match="3 or 4 players"):
+        Game(players=players)  # type: ignore[arg-type]
