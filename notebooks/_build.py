@@ -80,8 +80,8 @@ WALKTHROUGH = [
       the rule that asks, e.g. `P1.1` for the auction.
     - The five boxes under the buttons are the phases of MONTH.1; the current one is blue.
     - The table is the board: money, fame, orchestras and their dissent markers, cards
-      played, the markets. **view** switches between the teacher's view (all hands) and what
-      one seat may see.
+      played, the markets. It opens in your seat's view (what seat 0 may see, as at a real
+      table); **view** switches to the teacher's view (all hands) or another seat's.
     - **Events of this step** lists what just happened, each line with its rule id; **why?**
       explains a concert or a payment line by line.
     - The **step** slider and **back** travel in time; answering differently at a past step
@@ -224,7 +224,7 @@ WALKTHROUGH = [
     concerts = [e for e in game.events if e.kind == "concert" and e.month == 1]
     for concert in concerts:
         print(f"--- seat {concert.player}")
-        for line in explain_event(concert, game.cards, game.rules):
+        for line in explain_event(concert, game.cards, game.rules, events=game.events):
             print(line)
     """),
     md("""
@@ -232,8 +232,8 @@ WALKTHROUGH = [
 
     Each player in turn: income of the concert (P5.1), the venue (P5.2), every orchestra's
     salary (P5.3), the surcharge for the famous (P5.4). Without a concert the venue and the
-    salaries cost half (P4.3), and a player with at most one action gets 100 G (P4.4). Between
-    months the start player moves on one seat (MONTH.3).
+    salaries cost half (P4.3), and a player who held no concert and did at most one action gets
+    100 G (P4.4). Between months the start player moves on one seat (MONTH.3).
     """),
     code("""
     show("P5")
@@ -706,9 +706,11 @@ PLAY = [
 
     ## The teacher toggle and time travel
 
-    - **view**: *teacher (all hands)* shows every hand and every private event. Pick
-      *seat 0 (you)* to see only what your seat may see, as at a real table: the other hands
-      are hidden, and the log shows only public events and your own.
+    - **view**: the stepper opens in *seat 0 (you)*, your seat's view: only what your seat
+      may see, as at a real table (the other hands are hidden, the log shows only public
+      events and your own). *teacher (all hands)* shows every hand and every private event.
+      Your answer box shows in your own view and in the teacher's; in another seat's view a
+      note says that you must decide.
     - **step** slider, **back**: go to any earlier step. Stepping forward from there follows
       the recorded answers; a *different* answer at a past decision starts a new branch, and
       the old future is dropped. **restart** deals a new game with the seed in the box.
@@ -752,19 +754,20 @@ PLAY = [
           prompt_text(practice.game.decision, practice.game.cards))
     """),
     md("""
-    **The teacher toggle from code.** In the teacher view (`practice.seat is None`) the
-    table shows every hand. `practice.view_toggle.value = 0` shows seat 0's view: the same
-    thing a bot gets as its `view`, where only its own hand is known.
+    **The teacher toggle from code.** The stepper opens in the first human seat's view
+    (`practice.seat == 0`): the same thing a bot gets as its `view`, where only its own hand
+    is known. `practice.view_toggle.value = -1` switches to the teacher view
+    (`practice.seat is None`), where the table shows every hand.
     """),
     code("""
     game = practice.game
     secret = game.players[1].hand[0]
     print("a card in seat 1's hand:", secret)
-    print("the teacher view shows it:", f"[{secret}]" in practice.table.value)
-    practice.view_toggle.value = 0
     print("seat 0's view shows it:", f"[{secret}]" in practice.table.value)
     print("what seat 0 knows of seat 1:", game.view(0).player(1).hand_size, "cards in hand")
-    practice.view_toggle.value = -1  # back to the teacher view
+    practice.view_toggle.value = -1  # the teacher view
+    print("the teacher view shows it:", f"[{secret}]" in practice.table.value)
+    practice.view_toggle.value = 0  # back to seat 0's view
     """),
     md("""
     **Time travel.** `go(step)` shows the game as it was after that many answers; nothing is

@@ -362,3 +362,57 @@ def test_analysis_layer_imports_no_widgets():
             "bad = [m for m in ('ipywidgets', 'IPython', 'plotly') if m in sys.modules]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ---------------------------------------------------------------------------- review fixes
+def test_explain_lineage_says_direct_teacher_or_via():
+    g, e = concert("D09", orchestras("authentic", 1, 0), played=("S07",))
+    (line,) = [line for line in explain_concert(e, CARDS, g.rules) if line.rule == "RESTORE.2"]
+    assert "(via Domenico Scarlatti)" in line.text and "any depth" not in line.text
+    g, e = concert("D13", orchestras("modern", 2, 0), played=("S13",))  # Mozart taught Hummel
+    lines = explain_concert(e, CARDS, g.rules)
+    assert any(line.rule == "RESTORE.2" and "Mozart → Johann Nepomuk Hummel (direct teacher)"
+               in line.text for line in lines), [str(line) for line in lines]
+
+
+@pytest.mark.rules("P5.8", "P4.CONCERT.4")
+def test_explain_concert_fame_loss_stopped_at_zero():
+    from musici.strategies import make_strategy
+
+    g = Game(3, 0).play([make_strategy(s) for s in ("collector", "collector", "impresario")])
+    i, e = next((i, e) for i, e in enumerate(g.events) if e.kind == "concert"
+                and g.events[i + 1].kind == "fame" and g.events[i + 1].data.get("floored"))
+    fame = g.events[i + 1]
+    before = next((x.data["fame"] for x in reversed(g.events[:i]) if x.kind == "fame"
+                   and x.player == e.player), 0)
+    lines = explain_event(e, g.cards, g.rules, events=g.events)
+    floor = [line for line in lines if line.rule == "P5.8"]
+    assert floor and f"{before} → {fame.data['fame']}" in floor[0].text
+    assert f"{fame.data['fame'] - before:+d}" in floor[0].text
+    assert not any("gained at once" in line.text for line in lines)
+    # without the events, the rules still say that a loss stops at 0
+    assert any(line.rule == "P5.8" for line in explain_concert(e, g.cards, g.rules))
+
+
+@pytest.mark.rules("RULING-STYLE")
+def test_explain_best_of_card_names_the_orchestras_style():
+    from musici.rules import RuleSet
+    from musici.strategies import make_strategy
+
+    rules = RuleSet.from_options({"RULING-STYLE": "best-of-card"})
+    g = Game(4, 0, rules).play([make_strategy(s) for s in
+                                ("collector", "collector", "impresario", "random")])
+    switched = [e for e in g.events if e.kind == "concert"
+                and g.cards.performer(e.data["orchestras"][0])[0] != e.data["style"]]
+    assert switched
+    for e in switched:
+        d = e.data
+        own_style = g.cards.performer(d["orchestras"][0])[0]
+        own = R.rate_concert(g.cards.music[d["card"]], own_style, tuple(d["brought"]), d["markers"],
+                             restored=d["restoration"] is None or d["restoration"]["found"],
+                             media=d["media"])
+        text = " ".join(line.text for line in explain_concert(e, g.cards, g.rules)
+                        if line.rule == "RULING-STYLE")
+        assert f"orchestras were of the {own_style} style" in text
+        assert f"card's {d['style']} style because it rated better" in text
+        assert f"({d['rating']} vs {own.level})" in text

@@ -389,15 +389,26 @@ def answer_through_controls(page: Any, now: dict[str, Any]) -> tuple[str, dict[s
         kind = "amount"
         box = fresh(".amount-input").locator("input").element_handle()
         submit = fresh(".answer-submit").element_handle()
+        # an unbounded number box (nothing clamped in the page): the range is in its label
+        # and the step in the "legal:" line
+        label = fresh(".amount-input").inner_text()
+        bounds = re.search(r"(\d+)–(\d+) G", label)
+        steps = re.search(r"in steps of (\d+)", controls.inner_text())
+        assert bounds, label
         mark_stale(page)
-        lo, hi = int(box.get_attribute("min")), int(box.get_attribute("max"))
-        step = int(box.get_attribute("step") or 1)
+        lo, hi = int(bounds[1]), int(bounds[2])
+        step = int(steps[1]) if steps else 1
+        illegal = [str(hi + 1000)]  # out of range: refused by the engine, not clamped
         if step > 1:  # not a multiple of the step: refused, nothing changes
-            box.fill(str(lo + 1))
+            illegal.append(str(lo + 1))
+        for typed in illegal:
+            box.fill(typed)
             box.press("Tab")  # the number box sends its value on change
             submit.click()
-            wait_until(page, "sel => (document.querySelector(sel)?.innerText ?? '')"
-                       ".includes('illegal')", ERROR, "an illegal amount: its error message")
+            wait_until(page, "([sel, typed]) => { const t = document.querySelector(sel)"
+                       "?.innerText ?? ''; return t.includes('illegal') &&"
+                       " t.includes(`answer ${typed} `); }", [ERROR, typed],
+                       f"an illegal amount ({typed} G): its error message")
             assert shown(page)["text"] == now["text"], "an illegal answer changed the game"
             assert deciding(page)
         value = lo + 2 * step if lo + 2 * step <= hi else lo

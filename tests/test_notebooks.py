@@ -117,3 +117,14 @@ def test_walkthrough_stepper_phase_button_changes_the_phase() -> None:
     assert not errors, "\n\n".join(errors)
     text = "".join(o.get("text", "") for o in extra[-1].outputs)
     assert "phase changed: (1, 'P1') -> (1, 'P2')" in text
+
+
+def test_notebook_texts_state_the_rules_and_the_default_view() -> None:
+    text = " ".join(" ".join(c.source.split()) for p in NOTEBOOKS
+                    for c in nbformat.read(p, as_version=4).cells)
+    # P4.4: "If you hold no concert and did at most one action this month"
+    assert "held no concert and did at most one action" in text
+    assert "with at most one action gets 100 G" not in text
+    # the stepper opens in the first human seat's view, not the teacher's
+    assert "opens in your seat's view" in text
+    assert "In the teacher view (`practice.seat is None`) the table shows every hand" not in text

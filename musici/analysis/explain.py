@@ -19,6 +19,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,15 +71,58 @@ def _area(venue: str | None) -> str:
 
 
 def _lineage_path(cards: CardSet, a: str, b: str) -> str:
-    """Teacher -> student chain linking composers ``a`` and ``b`` (either direction)."""
+    """Teacher -> student chain linking composers ``a`` and ``b`` (either direction), and
+    "(direct teacher)" or "(via …)" for the composers in between."""
     graph = cards.lineage_graph()
     for src, dst in ((a, b), (b, a)):
         try:
             path = nx.shortest_path(graph, src, dst)
         except (nx.NetworkXNoPath, nx.NodeNotFound):
             continue
-        return " → ".join(cards.composers[c].name for c in path)
+        names = [cards.composers[c].name for c in path]
+        how = "direct teacher" if len(names) <= 2 else "via " + ", ".join(names[1:-1])
+        return f"{' → '.join(names)} ({how})"
     return f"{cards.composers[a].name} and {cards.composers[b].name}"
+
+
+def _index(events: Sequence[Event], event: Event) -> int | None:
+    """Where ``event`` is in ``events`` (the same object, else an equal one)."""
+    index = next((i for i, e in enumerate(events) if e is event), None)
+    if index is None:
+        index = next((i for i, e in enumerate(events) if e == event), None)
+    return index
+
+
+def _fame_before(events: Sequence[Event], index: int, seat: int) -> int:
+    """``seat``'s fame just before ``events[index]`` (every change is a "fame" event)."""
+    for e in reversed(events[:index]):
+        if e.kind == "fame" and e.player == seat:
+            return int(e.data["fame"])
+    return 0
+
+
+def _concert_fame_lines(event: Event, opts: Any, events: Sequence[Event] | None) -> list[Line]:
+    """The concert's fame change (P4.CONCERT.4) and, if fame stopped at 0, the P5.8 floor:
+    read from the seat's following fame event when ``events`` are given, else the rules."""
+    fame = event.data["fame"]
+    lines = [Line(f"Fame {fame:+d}, " + ("gained" if fame >= 0 else "lost") + " at once",
+                  "P4.CONCERT.4")]
+    if fame >= 0:
+        return lines
+    at = _index(events, event) if events is not None else None
+    if at is not None:
+        change = next((i for i in range(at + 1, len(events)) if events[i].kind == "fame"
+                       and events[i].player == event.player
+                       and events[i].rule == "P4.CONCERT.4"), None)
+        if change is not None and events[change].data.get("floored"):
+            before = _fame_before(events, change, event.player)
+            after = events[change].data["fame"]
+            lines.append(Line(f"Fame never drops below 0: {before} → {after}, an actual change "
+                              f"of {after - before:+d} instead of {fame:+d}", "P5.8"))
+        return lines
+    if opts["RULING-FAME-FLOOR"] == "zero":
+        lines.append(Line("Fame never drops below 0: the loss stops at 0", "P5.8"))
+    return lines
 
 
 def _rules(rules: RuleSet | None) -> RuleSet:
@@ -86,9 +130,13 @@ def _rules(rules: RuleSet | None) -> RuleSet:
 
 
 # ---------------------------------------------------------------------------- concerts
-def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None) -> list[Line]:
+def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, *,
+                    events: Sequence[Event] | None = None) -> list[Line]:
     """A "concert" event step by step: card, requirement, musicians brought, every RATE
-    condition, the media, card fame, restoration card by card, tour, fame and income."""
+    condition, the media, card fame, restoration card by card, tour, fame and income.
+
+    ``events``: the game's events (holding ``event``); with them a fame loss stopped at 0
+    (P5.8) shows the actual change, read from the seat's following fame event."""
     if event.kind != "concert":
         raise ValueError(f"explain_concert needs a 'concert' event, got {event.kind!r}")
     opts = _rules(rules).options
@@ -114,6 +162,15 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None) 
         f"modern {_requirement(card, 'modern')}", "RATE"))
     style_rule = "RULING-STYLE" if opts["RULING-STYLE"] != "orchestras" else "P4.CONCERT.3"
     corner = "the card has this style" if matches_style else "the card has no corner for it"
+    own_style = cards.performer(d["orchestras"][0])[0] if d["orchestras"] else style
+    if opts["RULING-STYLE"] == "best-of-card" and own_style != style:
+        restored = d["restoration"] is None or bool(d["restoration"]["found"])
+        own = R.rate_concert(card, own_style, brought, d["markers"], restored=restored,
+                             media=d["media"])
+        lines.append(Line(
+            f"The orchestras were of the {own_style} style (rated {own.level} against it); "
+            f"the ruling judged against the card's {style} style because it rated better "
+            f"({d['rating']} vs {own.level})", "RULING-STYLE"))
     lines.append(Line(
         f"Judged in the {style} style ({corner}): required {_musicians(required)}", style_rule))
     performers = []
@@ -194,7 +251,7 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None) 
             lines.append(Line(f"Card fame + restoration = {total} (at most 10)", "RESTORE.4"))
 
     lines.extend(_explain_tour(d, card, total, opts))
-    lines.append(Line(f"Fame {d['fame']:+d}, gained at once", "P4.CONCERT.4"))
+    lines.extend(_concert_fame_lines(event, opts, events))
     lines.append(Line(f"Income {d['income']} G, received in P5 settlement", "P5.1"))
     return lines
 
@@ -234,9 +291,8 @@ def _explain_restoration(event: Event, cards: CardSet, card: MusicCard,
             lines.append(Line(f"+1 {card_name(cards, m.card)}: same composer ({me.name})",
                               "RESTORE.1"))
         elif "lineage" in m.why:
-            depth = "any depth" if any_depth else "direct teacher and student only"
             lines.append(Line(f"+1 {card_name(cards, m.card)}: one teaching lineage, "
-                              f"{_lineage_path(cards, them.id, me.id)} ({depth})", "RESTORE.2"))
+                              f"{_lineage_path(cards, them.id, me.id)}", "RESTORE.2"))
     lineage_only = opts["RULING-RESTORE-GOOD"] == "lineage-good-only"
     good = event.data["rating"] == R.GOOD
     bonus = again.bonus(good=good, lineage_only_needs_good=lineage_only)
@@ -422,10 +478,12 @@ def explain_payment(event: Event, cards: CardSet) -> list[Line]:
                      f"expected one of {', '.join(PAYMENT_KINDS)}")
 
 
-def explain_event(event: Event, cards: CardSet, rules: RuleSet | None = None) -> list[Line]:
-    """Any event: concerts and payments in detail, everything else in one described line."""
+def explain_event(event: Event, cards: CardSet, rules: RuleSet | None = None, *,
+                  events: Sequence[Event] | None = None) -> list[Line]:
+    """Any event: concerts and payments in detail, everything else in one described line.
+    ``events``: the game's events, for what a concert's explanation reads from later ones."""
     if event.kind == "concert":
-        return explain_concert(event, cards, rules)
+        return explain_concert(event, cards, rules, events=events)
     if event.kind in PAYMENT_KINDS:
         return explain_payment(event, cards)
     text = describe_event(event, cards)

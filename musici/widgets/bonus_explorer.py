@@ -15,7 +15,7 @@ import ipywidgets as widgets
 import pandas as pd
 import plotly.graph_objects as go
 
-from musici.analysis import bonus_breakdown, bonus_figure
+from musici.analysis import bonus_breakdown, bonus_figure, bonus_for_seat
 from musici.cards import CardSet, standard_cardset
 from musici.describe import card_name
 from musici.engine import Game
@@ -29,8 +29,9 @@ class BonusExplorer:
     """``.widget``: discovery dropdown, played-card selection, graph and breakdown table.
 
     With a ``game``, a seat dropdown fills the played cards (those before the discovery
-    card if the seat played it) and the pioneer card from that seat, and the game's rulings
-    (RULING-LINEAGE, RULING-RESTORE-GOOD) apply.
+    card if the seat played it), the pioneer card and, for a card already played, the
+    concert's rating from that seat (:func:`musici.analysis.bonus_for_seat`), and the
+    game's rulings (RULING-LINEAGE, RULING-RESTORE-GOOD) apply.
     """
 
     def __init__(self, cards: CardSet | None = None, game: Game | None = None,
@@ -109,19 +110,20 @@ class BonusExplorer:
             self.fill_from_seat(int(change["new"]))
 
     def fill_from_seat(self, seat: int) -> None:
-        """Take played cards and the pioneer card from ``seat`` of the game."""
+        """Take played cards, pioneer card and rating from ``seat`` of the game, as the
+        engine does (:func:`musici.analysis.bonus_for_seat`): for a discovery card the seat
+        already played, the cards played before it, the pioneer card then and that
+        concert's rating; otherwise all its played cards, its pioneer card now and "rated
+        good" ticked (RESTORE.3's "if the concert is good"). The boxes can be changed after."""
         if self.game is None:
             raise ValueError("no game to take a seat's cards from")
-        player = self.game.players[seat]
-        disc = self.discovery.value
-        played = list(player.played)
-        if disc in played:  # already restored: the cards that were there at that concert
-            played = played[:played.index(disc)]
-        pioneer = ("P5" if self.cards.music[disc].deck == "modern" else "P6") in player.permanent
+        frame, _ = bonus_for_seat(self.game, seat, self.discovery.value)
+        played = [c for c in frame["card"] if c in self.cards.music]
         self._quiet = True
         try:
             self.played.value = tuple(played)
-            self.pioneer.value = pioneer
+            self.pioneer.value = bool(frame.attrs["pioneer"])
+            self.good.value = bool(frame.attrs["good"])
         finally:
             self._quiet = False
         self.update()

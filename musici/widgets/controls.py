@@ -1,9 +1,14 @@
 """Play along: a human seat's decision as controls, answered through ``Game.answer``.
 
 A ``choice`` becomes one button per option (a dropdown when there are many), an ``amount``
-a bounded number box, a ``subset`` one checkbox per item (a count box for items that may
-repeat, such as markers to appease). The engine validates every answer: an illegal one
-shows its ``IllegalAnswer`` message and changes nothing.
+a number box, a ``subset`` one checkbox per item (a count box for items that may repeat,
+such as markers to appease). The engine validates every answer: an illegal one (an amount
+out of range included: the box does not clamp it) shows its ``IllegalAnswer`` message and
+changes nothing.
+
+Each set of controls is bound to the decision it was built for: a click on a control of an
+earlier decision (a double click, a click that arrives after the redraw) is ignored with a
+note, and the widgets of the earlier decision are closed when new ones are built.
 """
 
 from __future__ import annotations
@@ -50,6 +55,27 @@ def _label(cards: CardSet, value: Any) -> str:
     return str(value)
 
 
+def option_label(cards: CardSet, decision: Decision, option: Any) -> str:
+    """A readable label for a choice ``option``: card names, "buy from seat 2"."""
+    if isinstance(option, str) and option.startswith("player:"):
+        seat = option.split(":", 1)[1]
+        return f"buy from seat {seat}" if decision.kind == "buy" else f"seat {seat}"
+    if isinstance(option, tuple):
+        return " + ".join(option_label(cards, decision, v) for v in option)
+    return _label(cards, option)
+
+
+def _close_tree(widget: widgets.Widget) -> None:
+    """Close ``widget``, its children and their layout and style models."""
+    for child in getattr(widget, "children", ()):
+        _close_tree(child)
+    for name in ("layout", "style"):
+        part = getattr(widget, name, None)
+        if isinstance(part, widgets.Widget):
+            part.close()
+    widget.close()
+
+
 def prompt_text(decision: Decision, cards: CardSet) -> str:
     """A short prompt for ``decision`` (card ids in its info named)."""
     info: dict[str, Any] = {k: (_label(cards, v) if k in ("card", "orchestra") else v)
@@ -78,34 +104,55 @@ class AnswerControls:
     """``.widget`` (class ``human-controls``): the legal answers of one decision as controls.
 
     ``on_answer(answer)`` applies an answer and raises ``IllegalAnswer`` if it is illegal;
-    the message is then shown in ``.error`` (class ``answer-error``).
+    the message is then shown in ``.error`` (class ``answer-error``). The controls answer
+    only the decision they were built for: ``.generation`` counts the sets of controls
+    shown, and a control of an older set is ignored with a note in ``.note`` (class
+    ``answer-note``; not inside ``.widget``, which may be hidden then: place it apart).
     """
 
     def __init__(self, on_answer: Callable[[Answer], None]) -> None:
         self.on_answer = on_answer
         self.decision: Decision | None = None
+        self.step: int | None = None
+        self.generation = 0
         self.prompt = widgets.HTML()
         self.error = widgets.HTML()
         self.error.add_class("answer-error")
+        self.note = widgets.HTML()
+        self.note.add_class("answer-note")
         self.inputs: list[widgets.Widget] = []
         self.submit_button: widgets.Button | None = None
+        self._owned: list[widgets.Widget] = []  # built for the shown decision, closed after
         self.widget = widgets.VBox(layout=widgets.Layout(border="2px solid #ff7f0e",
                                                          padding="4px", display="none"))
         self.widget.add_class("human-controls")
 
     # ------------------------------------------------------------------ showing
-    def hide(self) -> None:
+    def _drop(self) -> None:
+        """Forget the shown decision's controls and close their widgets."""
+        self.generation += 1
         self.decision = None
+        self.step = None
         self.inputs = []
         self.submit_button = None
         self.widget.children = ()
+        owned, self._owned = self._owned, []
+        for widget in owned:
+            _close_tree(widget)
+
+    def hide(self) -> None:
+        self._drop()
         self.widget.layout.display = "none"
 
     def show(self, decision: Decision, cards: CardSet, *, who: str = "",
-             recorded: Answer | None = None) -> None:
-        """Controls for ``decision``; ``recorded`` is the answer given before (a past step)."""
+             recorded: Answer | None = None, step: int | None = None) -> None:
+        """Controls for ``decision`` (at game step ``step``); ``recorded`` is the answer
+        given before (a past step). The controls shown before are closed."""
+        self._drop()
         self.decision = decision
+        self.step = step
         self.error.value = ""
+        self.note.value = ""
         head = (f"<b>{escape(who or f'seat {decision.player}')} to decide:</b> "
                 f"{escape(prompt_text(decision, cards))} "
                 f"<span style='color:#666'>[{escape(decision.kind)} · "
@@ -123,35 +170,43 @@ class AnswerControls:
             body = self._subset(decision, cards)
         legal = widgets.HTML(f"<span style='color:#666;font-size:11px'>legal: "
                              f"{escape(decision.describe_legal())}</span>")
+        self._owned = [body, legal]
         self.widget.children = (self.prompt, body, legal, self.error)
         self.widget.layout.display = "flex"
 
     def _choice(self, d: Decision, cards: CardSet) -> widgets.Widget:
+        generation = self.generation
         if len(d.options) <= MAX_BUTTONS:
             buttons = []
             for option in d.options:
-                text = ", ".join(map(str, option)) if isinstance(option, tuple) else str(option)
-                button = _button(text, "answer-btn", tooltip=_label(cards, option))
-                button.on_click(lambda _b, o=option: self.submit(o))
+                text = option_label(cards, d, option)
+                tip = ", ".join(map(str, option)) if isinstance(option, tuple) else str(option)
+                button = _button(text, "answer-btn", tooltip=tip)
+                button.on_click(lambda _b, o=option: self.submit(o, generation=generation))
                 buttons.append(button)
             self.inputs = buttons
             return widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap"))
-        select = widgets.Dropdown(options=[(_label(cards, o), i) for i, o in enumerate(d.options)],
+        select = widgets.Dropdown(options=[(option_label(cards, d, o), i)
+                                           for i, o in enumerate(d.options)],
                                   layout=widgets.Layout(width="auto"))
         select.add_class("answer-select")
         self.inputs = [select]
         self.submit_button = _button("answer", "answer-submit", style="warning")
-        self.submit_button.on_click(lambda _b: self.submit(d.options[select.value]))
+        self.submit_button.on_click(
+            lambda _b: self.submit(d.options[select.value], generation=generation))
         return widgets.HBox([select, self.submit_button])
 
     def _amount(self, d: Decision) -> widgets.Widget:
-        box = widgets.BoundedIntText(value=d.lo, min=d.lo, max=d.hi, step=d.step,
-                                     description=f"{d.lo}–{d.hi} G",
-                                     layout=widgets.Layout(width="220px"))
+        # IntText, not BoundedIntText: a bounded box clamps an out-of-range amount silently;
+        # the engine is to refuse it with its message instead.
+        generation = self.generation
+        box = widgets.IntText(value=d.lo, step=d.step, description=f"{d.lo}–{d.hi} G",
+                              tooltip=f"from {d.lo} to {d.hi} G in steps of {d.step}",
+                              layout=widgets.Layout(width="220px"))
         box.add_class("amount-input")
         self.inputs = [box]
         self.submit_button = _button("answer", "answer-submit", style="warning")
-        self.submit_button.on_click(lambda _b: self.submit(int(box.value)))
+        self.submit_button.on_click(lambda _b: self.submit(int(box.value), generation=generation))
         return widgets.HBox([box, self.submit_button])
 
     def _subset(self, d: Decision, cards: CardSet) -> widgets.Widget:
@@ -176,7 +231,9 @@ class AnswerControls:
             rows.append(control)
         self.inputs = rows
         self.submit_button = _button("answer", "answer-submit", style="warning")
-        self.submit_button.on_click(lambda _b: self.submit(self.subset_value()))
+        generation = self.generation
+        self.submit_button.on_click(
+            lambda _b: self.submit(self.subset_value(), generation=generation))
         budget = f" · budget {d.budget} G" if d.budget is not None else ""
         size = widgets.HTML(f"<span style='font-size:11px'>choose {d.min_size}–{d.max_size}"
                             f"{budget}</span>")
@@ -193,8 +250,22 @@ class AnswerControls:
         return tuple(out)
 
     # ------------------------------------------------------------------ answering
-    def submit(self, answer: Answer) -> bool:
-        """Apply ``answer``; show the engine's message if it is illegal. Returns success."""
+    def submit(self, answer: Answer, *, generation: int | None = None) -> bool:
+        """Apply ``answer``; show the engine's message if it is illegal. Returns success.
+
+        ``generation``: that of the controls the answer comes from; if those controls are
+        no longer the shown ones (their decision was answered or left), nothing is done.
+        """
+        if generation is not None and generation != self.generation:
+            now = f" (now step {self.step})" if self.step is not None else ""
+            self.note.value = (f"<div style='color:#b60;font-size:12px'>ignored: a click on the "
+                               f"controls of an earlier decision{escape(now)}</div>")
+            return False
+        if self.decision is None:
+            self.note.value = ("<div style='color:#b60;font-size:12px'>ignored: no decision "
+                               "is waiting for an answer here</div>")
+            return False
+        self.note.value = ""
         try:
             self.on_answer(answer)
         except IllegalAnswer as exc:
@@ -204,4 +275,4 @@ class AnswerControls:
         return True
 
 
-__all__ = ["MAX_BUTTONS", "AnswerControls", "prompt_text"]
+__all__ = ["MAX_BUTTONS", "AnswerControls", "option_label", "prompt_text"]

@@ -39,8 +39,17 @@ def when_text(game: Game) -> str:
     return text
 
 
-def timeline_html(game: Game, step: int | None = None) -> str:
-    """The month's five phases as boxes, the current one highlighted, and the month bar."""
+def settled_months(events: Iterable[Event], game: Game) -> list[int]:
+    """Months whose P5 settlement happened in ``events`` (a step's) and is over now."""
+    months = sorted({e.month for e in events if e.phase == "P5"})
+    return [m for m in months if (game.month, game.phase) != (m, "P5")]
+
+
+def timeline_html(game: Game, step: int | None = None,
+                  step_events: Sequence[Event] = ()) -> str:
+    """The month's five phases as boxes, the current one highlighted, and the month bar.
+    A step that went through a P5 settlement (P5 seldom asks anything, so the stepper
+    rarely stops in it) is marked "P5 settled" with the month (class ``p5-settled``)."""
     months = game.rules.months
     done = game.phase == "END" or game.finished
     index = PHASES.index(game.phase) if game.phase in PHASES else (5 if done else -1)
@@ -56,8 +65,12 @@ def timeline_html(game: Game, step: int | None = None) -> str:
     waiting = (f" · waiting for seat {d.player}: {escape(d.kind)} {_RULE.format(escape(d.rule))}"
                if d is not None else " · game over")
     step_text = f" · step {step}" if step is not None else ""
+    settled = "".join(
+        f"<span class='p5-settled' style='{_BOX}background:#e6f4e6;border-color:#5a5'>"
+        f"month {m}: P5 settled</span>" for m in settled_months(step_events, game))
     return (f"<div class='musici-timeline'><b>{escape(when_text(game))}</b>{step_text}{waiting}"
-            f"<div style='margin:4px 0'>{''.join(boxes)}</div><div>{month_bar}</div></div>")
+            f"<div style='margin:4px 0'>{''.join(boxes)}{settled}</div><div>{month_bar}</div>"
+            "</div>")
 
 
 def visible(events: Iterable[Event], seat: int | None) -> list[Event]:
@@ -70,17 +83,27 @@ def events_html(events: Sequence[Event], game: Game, seat: int | None) -> str:
     shown = visible(events, seat)
     if not shown:
         return "<div class='musici-events'><i>no events at this step</i></div>"
-    items = []
+    # One list per (month, phase): a step that crosses phases (a bot's last answer of P4
+    # runs the whole P5 settlement) shows each phase's events under its own heading.
+    groups: list[tuple[tuple[int, str], list[str]]] = []
     for e in shown:
         text = describe_event(e, game.cards)
         suffix = f" [{e.rule}]"
         if text.endswith(suffix):
             text = text[: -len(suffix)]
-        items.append(f"<li>{escape(text)} {_RULE.format(escape(e.rule))}</li>")
+        if not groups or groups[-1][0] != (e.month, e.phase):
+            groups.append(((e.month, e.phase), []))
+        groups[-1][1].append(f"<li>{escape(text)} {_RULE.format(escape(e.rule))}</li>")
+    body = []
+    for (month, phase), items in groups:
+        if len(groups) > 1:
+            body.append(f"<div class='events-phase' style='margin-top:3px'><i>Month {month} · "
+                        f"{escape(PHASE_NAMES.get(phase, phase))}</i></div>")
+        body.append(f"<ul style='margin:2px 0;padding-left:18px'>{''.join(items)}</ul>")
     hidden = len(events) - len(shown)
     more = f"<div style='color:#999'>{hidden} private event(s) hidden</div>" if hidden else ""
-    return (f"<div class='musici-events'><b>Events of this step</b>"
-            f"<ul style='margin:2px 0;padding-left:18px'>{''.join(items)}</ul>{more}</div>")
+    return (f"<div class='musici-events'><b>Events of this step</b>{''.join(body)}{more}"
+            "</div>")
 
 
 def why_options(game: Game, seat: int | None, limit: int = 60) -> list[tuple[str, int]]:
@@ -111,8 +134,8 @@ def why_html(game: Game, index: int | None) -> str:
     if index is None or not 0 <= index < len(game.events):
         return "<i>no concert or payment this month yet</i>"
     event = game.events[index]
-    return lines_html(explain_event(event, game.cards, game.rules))
+    return lines_html(explain_event(event, game.cards, game.rules, events=game.events))
 
 
-__all__ = ["WHY_KINDS", "events_html", "lines_html", "timeline_html", "visible", "when_text",
-           "why_html", "why_options"]
+__all__ = ["WHY_KINDS", "events_html", "lines_html", "settled_months", "timeline_html", "visible",
+           "when_text", "why_html", "why_options"]

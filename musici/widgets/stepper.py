@@ -7,10 +7,12 @@ Example (in a notebook cell)::
     stepper          # shows the widget
 
 Bots answer by themselves; advancing stops when a ``"human"`` seat must decide, and the
-controls of that decision appear. Every step is kept as a snapshot
-(:class:`musici.widgets.history.History`), so the time slider can show any earlier step;
-stepping forward from there follows the recorded answers, and a different human answer
-at a past step starts a new branch (the old future is dropped).
+controls of that decision appear (in the teacher view or that seat's own view; the stepper
+opens in the first human seat's view, so other hands stay hidden while you play along).
+After a human answer the bots play on until the next human decision (or the end). Every
+step is kept as a snapshot (:class:`musici.widgets.history.History`), so the time slider
+can show any earlier step; stepping forward from there follows the recorded answers, and
+a different human answer at a past step starts a new branch (the old future is dropped).
 
 Only ``HTML`` widgets and one ``FigureWidget`` are filled, never an ``Output`` widget:
 filling Outputs while Voila first runs a notebook can hang it.
@@ -38,6 +40,7 @@ from musici.widgets.panels import events_html, timeline_html, why_html, why_opti
 HUMAN = "human"
 GOALS = ("decision", "phase", "month", "end")
 TEACHER = -1  # the teacher toggle's value for "all hands"
+AUTO = "auto"  # the default view: the first human seat's, else the teacher's
 
 
 def _human_seat(view: Any, decision: Any) -> Answer:
@@ -56,21 +59,27 @@ class GameStepper:
     """Step through one game of I Musici in a notebook; ``"human"`` seats are played here.
 
     ``players``: one strategy spec per seat (see :func:`musici.strategies.make_strategy`),
-    ``"human"`` for a person. ``seat``: whose view is shown (``None``: teacher, all hands).
+    ``"human"`` for a person. ``seat``: whose view is shown: a seat number, ``None`` (or
+    ``"teacher"``) for the teacher's view of all hands, or ``"auto"`` (the default): the
+    first human seat's view, the teacher's if no seat is human.
     """
 
     def __init__(self, players: Sequence[StrategySpec] = (HUMAN, "greedy", "greedy", "random"),
                  seed: int = 0, rules: RuleSet | None = None, cards: CardSet | None = None,
-                 seat: int | None = None) -> None:
+                 seat: int | str | None = AUTO) -> None:
         self.specs: tuple[StrategySpec, ...] = tuple(players)
         self.humans: list[bool] = [spec == HUMAN for spec in self.specs]
         self.rules = rules
         self.cards = cards
         self.seed = seed
-        self.seat = seat
         self.history = History(Game(len(self.specs), seed, rules, cards))
-        if seat is not None and not 0 <= seat < self.game.n:
+        if seat == AUTO:
+            seat = next((s for s, human in enumerate(self.humans) if human), None)
+        elif seat in ("teacher", TEACHER):
+            seat = None
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < self.game.n):
             raise GameError(f"no seat {seat!r} in a {self.game.n}-player game")
+        self.seat: int | None = seat
         self.strategies = self._make_strategies()
         self._goal: tuple[str, int, str] = ("decision", 1, "SETUP")
         self._quiet = False  # set while the code (not a person) changes widget values
@@ -105,14 +114,17 @@ class GameStepper:
         return steps
 
     def answer(self, answer: Answer) -> None:
-        """Answer the shown human decision; bots then play on towards the current goal.
+        """Answer the shown human decision; bots then play on until the next human
+        decision (or the end), whatever goal an earlier button press set.
 
         Raises ``IllegalAnswer`` (the game and the record unchanged) for an illegal answer.
         """
-        d = self.game.decision
+        game = self.game
+        d = game.decision
         if d is None or not self.humans[d.player]:
             raise GameError("no human seat must decide at this step")
         branched = self.history.answer(answer)
+        self._goal = ("end", game.month, game.phase)  # "end" stops at a human decision
         self.status.value = ("<span style='color:#b60'>a new branch: the later recorded steps "
                              "were dropped</span>" if branched else "")
         self._run(1)
@@ -211,6 +223,8 @@ class GameStepper:
         self.why_view = widgets.HTML()
         self.why_view.add_class("why-view")
         self.controls = AnswerControls(self.answer)
+        self.waiting = widgets.HTML()  # a human seat decides, but another seat's view is shown
+        self.waiting.add_class("human-waiting")
         self.fame = FameChart(self.game, names=self.labels())
 
         bar = widgets.HBox([*(self.buttons[k] for k in ("back", "decision", "phase", "month",
@@ -223,7 +237,8 @@ class GameStepper:
                                                                                overflow="auto")),
                                side])
         self.widget = widgets.VBox([bar, self.slider, self.timeline, self.status,
-                                    self.controls.widget, middle, self.fame.widget])
+                                    self.controls.note, self.waiting, self.controls.widget,
+                                    middle, self.fame.widget])
         self.widget.add_class("game-stepper")
 
     def _on_slider(self, change: dict[str, Any]) -> None:
@@ -251,12 +266,12 @@ class GameStepper:
             else:
                 self.slider.value = history.pos
                 self.slider.max = history.last
-            self.timeline.value = timeline_html(game, history.pos)
+            step_events = history.step_events()
+            self.timeline.value = timeline_html(game, history.pos, step_events)
             table = game_html(game, seat)
             if seat is not None and game.finished:
                 table += results_html(game)
             self.table.value = table
-            step_events = history.step_events()
             self.events.value = events_html(step_events, game, seat)
             options = why_options(game, seat)
             # default: the newest concert of this step, else the newest payment of the month
@@ -276,12 +291,20 @@ class GameStepper:
         self.buttons["back"].disabled = history.pos == 0
 
     def _show_controls(self) -> None:
+        """The human seat's controls, in the teacher view or in that seat's own view only
+        (another seat's view must not show that seat's hand through the controls)."""
         d = self.game.decision
+        self.waiting.value = ""
         if d is None or not self.humans[d.player]:
             self.controls.hide()
             return
+        if self.seat is not None and self.seat != d.player:
+            self.controls.hide()
+            self.waiting.value = (f"<div style='color:#b60'>seat {d.player} (human) must decide "
+                                  f"— switch the view to seat {d.player}</div>")
+            return
         self.controls.show(d, self.game.cards, who=self.labels()[d.player],
-                           recorded=self.history.recorded_answer())
+                           recorded=self.history.recorded_answer(), step=self.game.step)
 
     # ------------------------------------------------------------------ display
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
