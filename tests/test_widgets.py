@@ -453,3 +453,31 @@ def test_bonus_explorer_agrees_with_the_engine_for_a_played_card() -> None:
     assert explorer.bonus == concert.data["restoration"]["bonus"] == 0
     assert explorer.bonus == bonus_for_seat(game, 2, "D11")[1]
     assert explorer.good.value is (concert.data["rating"] == "good") is False
+
+
+def test_count_boxes_refuse_counts_out_of_range_instead_of_clamping() -> None:
+    from musici.cards import standard_cardset
+    from musici.decisions import Decision
+    from musici.widgets import AnswerControls
+
+    # An appease decision (P4.APPEASE.1): O01 carries two markers, so up to 2 may go.
+    d = Decision(0, "appease", "P4.APPEASE.1", space="subset", items=("O01", "O02"),
+                 limits=(2, 1), min_size=1, max_size=3)
+    answered: list[object] = []
+
+    def on_answer(answer: object) -> None:
+        answered.append(d.normalize(answer))  # the engine's own check, as the stepper does
+
+    controls = AnswerControls(on_answer)
+    controls.show(d, standard_cardset())
+    count, box = controls.inputs
+    assert "subset-count" in count._dom_classes and "subset-box" in box._dom_classes
+    count.value = 5  # above the limit: refused with the engine's message, not clamped to 2
+    controls.submit_button.click()
+    assert answered == [] and "more than 2" in controls.error.value
+    count.value = -1
+    controls.submit_button.click()
+    assert answered == [] and "counts start at 0" in controls.error.value
+    count.value = 2
+    controls.submit_button.click()
+    assert answered == [("O01", "O01")]

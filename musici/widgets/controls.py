@@ -220,8 +220,10 @@ class AnswerControls:
             text = _label(cards, item) + (f" ({', '.join(notes)})" if notes else "")
             limit = d.limits[i] if d.limits else 1
             if limit > 1:
-                control: widgets.Widget = widgets.BoundedIntText(
-                    value=0, min=0, max=limit, description=text,
+                # IntText, not BoundedIntText: a count above the limit must be refused by the
+                # engine with its message, not clamped to the limit without a word.
+                control: widgets.Widget = widgets.IntText(
+                    value=0, description=f"{text} (0–{limit})",
                     style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
                 control.add_class("subset-count")
             else:
@@ -232,8 +234,7 @@ class AnswerControls:
         self.inputs = rows
         self.submit_button = _button("answer", "answer-submit", style="warning")
         generation = self.generation
-        self.submit_button.on_click(
-            lambda _b: self.submit(self.subset_value(), generation=generation))
+        self.submit_button.on_click(lambda _b: self._submit_subset(generation))
         budget = f" · budget {d.budget} G" if d.budget is not None else ""
         size = widgets.HTML(f"<span style='font-size:11px'>choose {d.min_size}–{d.max_size}"
                             f"{budget}</span>")
@@ -246,8 +247,20 @@ class AnswerControls:
             return ()
         out: list[str] = []
         for item, control in zip(d.items, self.inputs, strict=True):
-            out += [item] * int(control.value)
+            count = int(control.value)
+            if count < 0:
+                raise IllegalAnswer(f"a count of {count} for {item} (counts start at 0)")
+            out += [item] * count
         return tuple(out)
+
+    def _submit_subset(self, generation: int) -> bool:
+        try:
+            answer = self.subset_value()
+        except IllegalAnswer as exc:
+            self.error.value = (f"<div style='color:#b00;font-size:12px'>illegal answer: "
+                                f"{escape(str(exc))}</div>")
+            return False
+        return self.submit(answer, generation=generation)
 
     # ------------------------------------------------------------------ answering
     def submit(self, answer: Answer, *, generation: int | None = None) -> bool:
