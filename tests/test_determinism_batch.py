@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import distributed  # in the test extra: a missing install must fail, not skip
 import pytest
 
 from musici.cards import CardSet, cardset_from_data, standard_cardset_data
@@ -86,7 +87,6 @@ def test_same_frames_with_two_jobs(reference) -> None:
 
 
 def test_same_frames_on_dask(reference) -> None:
-    distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:

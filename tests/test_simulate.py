@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import distributed  # in the test extra: a missing install must fail, not skip
 import pandas as pd
 import pytest
 
@@ -67,7 +68,6 @@ def test_rotation_puts_every_strategy_in_every_seat(batch: SimulationResult) -> 
 
 
 def test_processes_and_dask_give_identical_frames(batch: SimulationResult) -> None:
-    distributed = pytest.importorskip("distributed")
     pooled = simulate(LINEUP, games=12, seed=5, jobs=2, progress=False, events=True)
     _same(batch, pooled)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -116,7 +116,6 @@ def test_a_crashing_game_is_reported_and_the_others_kept() -> None:
 
 
 def test_parquet_round_trip(tmp_path: Path, batch: SimulationResult) -> None:
-    pytest.importorskip("pyarrow")
     batch.to_parquet(tmp_path / "run")
     again = SimulationResult.read_parquet(tmp_path / "run")
     _same(batch, again)
