@@ -47,6 +47,9 @@ VIRTUOSOS: Mapping[str, tuple[str, str]] = MappingProxyType({
 })
 
 
+BACKS: tuple[str, ...] = ("score", "authentic", "modern")  # the card backs (COMP.5, COMP.7)
+
+
 class CardSetError(ValueError):
     """A card set file that is malformed; the message names file, card and field."""
 
@@ -160,6 +163,13 @@ class CardSet:
 
     def composer_of(self, card_id: str) -> Composer:
         return self.composers[self.music[card_id].composer]
+
+    def back(self, card_id: str) -> str:
+        """The back of a score or discovery card: "score", "authentic" or "modern".
+
+        Backs are public (COMP.7; P4.DISCOVER.1: a drawn card's back shows its deck)."""
+        card = self.music[card_id]
+        return "score" if card.kind == "score" else str(card.deck)
 
     def _repr_html_(self) -> str:
         from musici.analysis.html import cardset_html

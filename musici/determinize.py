@@ -28,6 +28,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from musici.cards import BACKS
+
 if TYPE_CHECKING:
     from musici.engine import Game
     from musici.views import PlayerView
@@ -44,20 +46,15 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
     cards = game.cards.music
     others = [p for p in game.players if p.seat != seat]
 
-    def back(card_id: str) -> str:  # a card's back is public (COMP.7, P4.DISCOVER.1)
-        card = cards[card_id]
-        return "score" if card.kind == "score" else str(card.deck)
-
+    back = game.cards.back  # public (COMP.7, P4.DISCOVER.1)
     removed_other = [c for c in game.out_of_game if c not in cards]
-    removed = {b: [c for c in game.out_of_game if c in cards and back(c) == b]
-               for b in ("score", "authentic", "modern")}
+    removed = {b: [c for c in game.out_of_game if c in cards and back(c) == b] for b in BACKS}
     decks = {"score": game.score_deck, **game.discovery_decks}
-    backs = ("score", "authentic", "modern")
     # Each hidden place keeps its size and its backs; only the fronts are re-dealt. Hands are
     # rebuilt in back order, since the order of a hand's backs could hint at which card went.
-    counts = [[sum(back(c) == b for c in p.hand) for b in backs] for p in others]
+    counts = [[sum(back(c) == b for c in p.hand) for b in BACKS] for p in others]
     new_hands: list[list[str]] = [[] for _ in others]
-    for k, b in enumerate(backs):
+    for k, b in enumerate(BACKS):
         pool = decks[b] + removed[b] + [c for p in others for c in p.hand if back(c) == b]
         pool.sort()
         rng.shuffle(pool)

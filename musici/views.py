@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from musici.cards import CardSet
+from musici.cards import BACKS, CardSet
 from musici.events import Event
 from musici.rules import RuleSet
 
@@ -120,11 +120,10 @@ class PlayerView:
         )
 
     def _backs(self, hand: list[str]) -> tuple[tuple[str, int], ...]:
-        music = self._game.cards.music
-        counts = {"score": 0, "authentic": 0, "modern": 0}
+        back = self._game.cards.back
+        counts = dict.fromkeys(BACKS, 0)
         for c in hand:
-            card = music[c]
-            counts["score" if card.kind == "score" else str(card.deck)] += 1
+            counts[back(c)] += 1
         return tuple(counts.items())
 
     @property
