@@ -19,6 +19,12 @@ VENUE_COLUMNS = ["game", "month", "seat", "strategy", "area", "cost_money", "cos
 SPECIAL_COLUMNS = ["game", "month", "seat", "strategy", "card", "price"]
 EVENT_COLUMNS = ["game", "index", "month", "phase", "kind", "rule", "player", "private", "data"]
 ERROR_COLUMNS = ["game", "seed", "strategies", "error"]
+COLUMNS: dict[str, list[str]] = {
+    "games": GAME_COLUMNS, "players": PLAYER_COLUMNS, "months": MONTH_COLUMNS,
+    "concerts": CONCERT_COLUMNS, "venues": VENUE_COLUMNS, "specials": SPECIAL_COLUMNS,
+    "events": EVENT_COLUMNS, "errors": ERROR_COLUMNS,
+}
+FRAME_NAMES: tuple[str, ...] = tuple(COLUMNS)
 
 
 def _frame(rows: list[tuple], columns: list[str], arms: list[str] | None) -> pd.DataFrame:
@@ -32,9 +38,7 @@ def _frame(rows: list[tuple], columns: list[str], arms: list[str] | None) -> pd.
 def build_frames(records: Sequence[GameRecord], entries: Sequence[Sequence[int]], *,
                  with_arm: bool = False, with_events: bool = False) -> dict[str, pd.DataFrame]:
     """Frames keyed by name; ``entries[i][seat]`` is the lineup position seated there."""
-    rows: dict[str, list[tuple]] = {k: [] for k in
-                                     ("games", "players", "months", "concerts", "venues",
-                                      "specials", "events", "errors")}
+    rows: dict[str, list[tuple]] = {k: [] for k in FRAME_NAMES}
     arms: dict[str, list[str]] = {k: [] for k in rows}
     for rec, entry in zip(records, entries, strict=True):
         g, names, arm = rec.index, rec.strategies, rec.arm
@@ -62,12 +66,9 @@ def build_frames(records: Sequence[GameRecord], entries: Sequence[Sequence[int]]
                            ("specials", len(rec.specials)),
                            ("events", len(rec.events) if with_events and rec.events else 0)):
             arms[key].extend([arm] * count)
-    columns = {"games": GAME_COLUMNS, "players": PLAYER_COLUMNS, "months": MONTH_COLUMNS,
-               "concerts": CONCERT_COLUMNS, "venues": VENUE_COLUMNS, "specials": SPECIAL_COLUMNS,
-               "events": EVENT_COLUMNS, "errors": ERROR_COLUMNS}
-    frames = {name: _frame(rows[name], columns[name], arms[name] if with_arm else None)
-              for name in columns if name != "events" or with_events}
+    frames = {name: _frame(rows[name], COLUMNS[name], arms[name] if with_arm else None)
+              for name in FRAME_NAMES if name != "events" or with_events}
     return frames
 
 
-__all__ = ["build_frames"]
+__all__ = ["COLUMNS", "FRAME_NAMES", "build_frames"]

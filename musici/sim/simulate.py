@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import pickle
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,13 +15,11 @@ import pandas as pd
 from musici.cards import CardSet, load_cardset, standard_cardset
 from musici.rules import RuleSet
 from musici.sim.backends import default_jobs, run_dask, run_processes, run_serial
-from musici.sim.frames import build_frames
+from musici.sim.frames import FRAME_NAMES, build_frames
 from musici.sim.records import GameRecord, GameTask
 from musici.sim.seeds import game_seed
 from musici.sim.stats import mean_interval, wilson_interval
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
-
-FRAME_NAMES = ("games", "players", "months", "concerts", "venues", "specials", "events", "errors")
 
 
 class SimulationError(ValueError):
@@ -259,7 +257,5 @@ def simulate(
     }
     return SimulationResult(config=config, **frames)
 
-
-SimulateFn = Callable[..., SimulationResult]
 
 __all__ = ["SimulationError", "SimulationResult", "simulate", "strategy_summary"]
