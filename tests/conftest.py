@@ -46,3 +46,21 @@ def rule_events(game: Game, rule: str, since: int = 0) -> list[Event]:
 
 def finish(game: Game) -> Game:
     return game.play([random_strategy] * game.n)
+
+
+def hidden_twin(game: Game, seat: int) -> Game:
+    """The same position as ``seat`` sees it, with hidden parts changed: a score card swapped
+    between another hand and the score deck, deck orders reversed, future chance moved on."""
+    twin = game.clone()
+    cards = twin.cards.music
+    victim = next(p for p in twin.players if p.seat != seat and p.hand)
+    for i, card in enumerate(victim.hand):
+        if cards[card].kind == "score" and twin.score_deck:
+            victim.hand[i], twin.score_deck[0] = twin.score_deck[0], card
+            break
+    twin.score_deck.reverse()
+    twin.orchestra_deck.reverse()
+    twin.special_deck.reverse()
+    twin.discovery_decks["modern"].reverse()
+    twin.rng.random()
+    return twin

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import hidden_twin
 
 from musici.determinize import determinize
 from musici.engine import Game
@@ -26,22 +27,6 @@ def _hidden_state(game: Game, seat: int) -> tuple:
         tuple(game.discovery_decks["authentic"]), tuple(game.discovery_decks["modern"]),
         tuple(game.out_of_game), tuple(sorted(game._media_bids.items())),
     )
-
-
-def _swap_hidden(game: Game, seat: int) -> Game:
-    """The same public position with other hands and deck order changed."""
-    other = game.clone()
-    victim = next(p for p in other.players if p.seat != seat and p.hand)
-    cards = other.cards.music
-    for i, card in enumerate(victim.hand):
-        if cards[card].kind == "score" and other.score_deck:
-            victim.hand[i], other.score_deck[0] = other.score_deck[0], card
-            break
-    other.score_deck.reverse()
-    other.orchestra_deck.reverse()
-    other.special_deck.reverse()
-    other.rng.random()  # the game's future chance differs too
-    return other
 
 
 @pytest.mark.parametrize(("players", "seed", "steps"), [(4, 3, 150), (3, 11, 90), (4, 5, 20)])
@@ -73,7 +58,7 @@ def test_sample_redeals_hidden_cards() -> None:
 def test_sample_depends_only_on_the_view(seed: int) -> None:
     game = _midgame(4, seed, 120)
     seat = game.decision.player
-    twin = _swap_hidden(game, seat)
+    twin = hidden_twin(game, seat)
     assert _hidden_state(twin, seat) != _hidden_state(game, seat)
     a = determinize(game.view(seat), random.Random(9))
     b = determinize(twin.view(seat), random.Random(9))

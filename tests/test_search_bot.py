@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import hidden_twin
 
 from musici.engine import Game
 from musici.rules import RuleSet
@@ -70,23 +71,6 @@ def test_thinking_does_not_change_the_real_game() -> None:
     assert _fingerprint(game) == before
 
 
-def _swap_hidden(game: Game, seat: int) -> Game:
-    """The same position as ``seat`` sees it, with other hands and deck orders changed."""
-    twin = game.clone()
-    cards = twin.cards.music
-    victim = next(p for p in twin.players if p.seat != seat and p.hand)
-    for i, card in enumerate(victim.hand):
-        if cards[card].kind == "score" and twin.score_deck:
-            victim.hand[i], twin.score_deck[0] = twin.score_deck[0], card
-            break
-    twin.score_deck.reverse()
-    twin.orchestra_deck.reverse()
-    twin.special_deck.reverse()
-    twin.discovery_decks["modern"].reverse()
-    twin.rng.random()  # the game's future chance differs too
-    return twin
-
-
 @pytest.mark.parametrize(("seed", "kind"), [(3, "action"), (8, "venue"), (21, "action")])
 def test_answer_depends_only_on_the_view(seed: int, kind: str) -> None:
     game = Game(4, seed=seed)
@@ -94,7 +78,7 @@ def test_answer_depends_only_on_the_view(seed: int, kind: str) -> None:
     game.play(strategies, max_steps=60)
     seat = (game.decision.player + 1) % 4
     _until(game, seat, kind, strategies)
-    twin = _swap_hidden(game, seat)
+    twin = hidden_twin(game, seat)
     assert [p.hand for p in twin.players] != [p.hand for p in game.players]
     a = SearchBot(worlds=3)(game.view(seat), game.decision)
     b = SearchBot(worlds=3)(twin.view(seat), twin.decision)
