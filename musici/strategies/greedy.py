@@ -3,7 +3,8 @@
 Plan: keep a card in hand whose requirement its orchestras can meet, rent the cheapest hall
 that holds them, hire the orchestras the best card still lacks, and play the concert that
 rates best. It bids little for the media and for special cards. It is a baseline for
-balance checks and the demo, not a strong player (the strategy bots of issue 3 are).
+balance checks and the rollouts of the search bot, not a strong player (impresario, merchant
+and collector are).
 """
 
 from __future__ import annotations
