@@ -172,7 +172,7 @@ class CardSet:
         return "score" if card.kind == "score" else str(card.deck)
 
     def _repr_html_(self) -> str:
-        from musici.analysis.html import cardset_html
+        from musici.html import cardset_html
 
         return cardset_html(self)
 

@@ -1245,6 +1245,6 @@ class Game:
         return load(path, cards)
 
     def _repr_html_(self) -> str:
-        from musici.analysis.html import game_html
+        from musici.html import game_html
 
         return game_html(self)

@@ -183,6 +183,6 @@ class PlayerView:
 
     def _repr_html_(self) -> str:
         """Only this seat's view (its own hand, the public table)."""
-        from musici.analysis.html import view_html
+        from musici.html import view_html
 
         return view_html(self)

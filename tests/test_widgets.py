@@ -289,6 +289,20 @@ def test_engine_and_analysis_do_not_import_widgets() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_the_engine_renders_html_without_the_analysis_layer() -> None:
+    code = ("import sys\n"
+            "from musici import Game\n"
+            "game = Game(4, seed=1)\n"
+            "assert '<table' in game._repr_html_() and '<table' in game.view(0)._repr_html_()\n"
+            "assert '<table' in game.cards._repr_html_()\n"
+            "bad = [m for m in ('pandas', 'plotly', 'musici.analysis', 'musici.sim', 'ipywidgets') "
+            "if m in sys.modules]\n"
+            "print(bad); sys.exit(1 if bad else 0)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_widgets_have_css_classes_and_display() -> None:
     stepper = GameStepper(players=BOTS, seed=0)
     classes = {c for w in _walk(stepper.widget) for c in w._dom_classes}

@@ -23,8 +23,8 @@ from musici.analysis.bonus_graph import (
     composer_positions,
 )
 from musici.analysis.explain import PAYMENT_KINDS, Line, explain_concert, explain_event, explain_payment
-from musici.analysis.html import cardset_html, game_html, results_html, simulation_html, view_html
 from musici.analysis.trajectories import THRESHOLDS, fame_figure, fame_points, fan_chart
+from musici.html import cardset_html, game_html, results_html, simulation_html, view_html
 
 __all__ = [
     "PAYMENT_KINDS", "THRESHOLDS", "Line", "bonus_breakdown", "bonus_figure", "bonus_for_seat",

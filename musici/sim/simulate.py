@@ -194,7 +194,7 @@ class SimulationResult:
                 f"{len(self.errors)} failed>")
 
     def _repr_html_(self) -> str:
-        from musici.analysis.html import simulation_html
+        from musici.html import simulation_html
 
         return simulation_html(self)
 

@@ -1,5 +1,7 @@
 """Compact HTML summaries for notebooks: a game, one seat's view, a card set, results.
 
+Part of the engine layer (like :mod:`musici.describe`): it needs only the standard library,
+so a game renders in a notebook without loading pandas, plotly or the analysis layer.
 Every text is escaped. A seat's summary is built only from its :class:`PlayerView`, so it
 cannot show another seat's hand. ``Game``, ``PlayerView``, ``CardSet`` and
 ``SimulationResult`` render themselves with these (their ``_repr_html_``).
