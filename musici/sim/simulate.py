@@ -6,9 +6,9 @@ import json
 import pickle
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 
@@ -159,7 +159,7 @@ class SimulationResult:
     errors: pd.DataFrame
     config: dict[str, Any]
     events: pd.DataFrame | None = None
-    frames: tuple[str, ...] = field(default=FRAME_NAMES, repr=False)
+    frames: ClassVar[tuple[str, ...]] = FRAME_NAMES  # the names of the frame attributes
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
         """Win rate (Wilson interval) and mean fame (normal interval) per strategy."""
