@@ -21,6 +21,7 @@ from typing import Any
 import networkx as nx
 
 from musici.composers import ERAS, GROUPS, Composer, lineage_graph, lineage_pairs
+from musici.economy import HIRE_PRICE, SALARY
 
 FORMAT = "musici-cards"
 FORMAT_VERSION = 1
@@ -97,13 +98,11 @@ class OrchestraCard:
 
     @property
     def salary(self) -> int:
-        # P4.HIRE.3: 50 G a month modern, 100 G authentic.
-        return 100 if self.style == "authentic" else 50
+        return SALARY[self.style]  # P4.HIRE.3
 
     @property
     def price(self) -> int:
-        # P4.HIRE.1: 100 G modern, 150 G authentic.
-        return 150 if self.style == "authentic" else 100
+        return HIRE_PRICE[self.style]  # P4.HIRE.1
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,29 +11,28 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from fractions import Fraction
 from typing import Any
 
-from musici import rating as R
+from musici import economy as E
+from musici import scoring
 from musici.cards import VIRTUOSOS, CardSet, standard_cardset
 from musici.decisions import Answer, Decision, IllegalAnswer, brief
+from musici.economy import (
+    AREAS,
+    AUCTION_STEP,
+    CRITIC_BONUS,
+    DISCOVER_PRICE,
+    GUARNERI_BONUS,
+    HALLS,
+    IDLE_BONUS,
+    SCORE_PRICE,
+    START_MONEY,
+    TOURS,
+)
 from musici.events import Event
 from musici.rules import RuleSet
-from musici.state import AREAS, HALLS, TOURS, PlayerState
+from musici.state import PlayerState
 from musici.views import PlayerView
-
-START_MONEY = 1500  # SETUP.4
-AUCTION_STEP = 100  # P1.1
-SCORE_PRICE = 100  # P4.BUY.1
-DISCOVER_PRICE = 200  # P4.DISCOVER.1
-IDLE_BONUS = 100  # P4.4
-GUARNERI_BONUS = 50  # SPECIAL.P1
-CRITIC_BONUS = 100  # P2.5
-END_AWARDS = {  # END.1–4
-    "baroque": 4, "classical": 3, "romantic": 5,
-    "german-austrian": 5, "italian": 4, "french": 3,
-    "authentic": 3, "modern": 3, "orchestras": 2, "specials": 2,
-}
 
 Strategy = Callable[[Any, Decision], Answer]
 Task = tuple[Any, ...]
@@ -563,11 +562,8 @@ class Game:
 
     def _t_venue_ask(self, seat: int) -> None:
         p = self.players[seat]
-        need_fame = self.rules.options["RULING-COMMERCIAL-FAME"] == "required"
-        options = tuple(
-            a for a in AREAS
-            if a not in self.venues and not (need_fame and a in TOURS and p.fame < TOURS[a][1])
-        )
+        options = tuple(a for a in AREAS  # P3.1, P3.TOUR.5
+                        if a not in self.venues and E.may_choose_area(a, p.fame, self.rules))
         self._ask(Decision(seat, "venue", "P3.1", options=options), Game._h_venue, seat)
 
     def _h_venue(self, area: str, seat: int) -> None:
@@ -632,7 +628,9 @@ class Game:
         items = [*p.orchestras, *self._virtuosos(p)]
         groups = [self.cards.performer(i)[0] for i in items]
         venue = p.venue
-        capacity = HALLS[venue][1] if venue in HALLS else len(items)  # P4.CONCERT.2
+        capacity = E.capacity(venue) if venue is not None else None  # P4.CONCERT.2
+        if capacity is None:
+            capacity = len(items)
         self._ask(Decision(seat, "concert_orchestras", "P4.CONCERT.2", space="subset",
                            items=tuple(items), groups=tuple(groups), min_size=1,
                            max_size=min(capacity, len(items)),
@@ -642,63 +640,25 @@ class Game:
     def _h_concert_orchestras(self, chosen: tuple[str, ...], seat: int, card_id: str) -> None:
         p = self.players[seat]
         card = self.cards.music[card_id]
-        opts = self.rules.options
-        style = self.cards.performer(chosen[0])[0]  # P4.CONCERT.3 RULING-STYLE
-        instr = vocal = markers = 0
-        for item in chosen:  # a virtuoso counts as one instrumental orchestra (SPECIAL.P3/P4)
-            if self.cards.performer(item)[1] == "instrumental":
-                instr += 1
-            else:
-                vocal += 1
-            markers += p.markers.get(item, 0)
-        earlier = p.played[:]
+        # P4.CONCERT.3 RULING-STYLE: the orchestras' style; virtuosos count (SPECIAL.P3/P4)
+        style, brought, markers = scoring.lineup(self.cards, chosen, p.markers)
+        restore = scoring.restoration(self.cards, self.rules, card, p.played, p.permanent)
         p.hand.remove(card_id)
         p.played.append(card_id)  # P4.CONCERT.1: stays in front of the player
         media = self.media == seat
-        restore = None
-        if card.kind == "discovery":
-            restore = R.restoration(
-                self.cards, card, earlier,
-                pioneer=("P5" if card.deck == "modern" else "P6") in p.permanent,
-                lineage_any_depth=opts["RULING-LINEAGE"] == "any-depth")
-        restored = restore is None or restore.found
-        if opts["RULING-STYLE"] == "best-of-card":
-            rated = R.best_style_rating(card, style, (instr, vocal), markers,
-                                        restored=restored, media=media)
-        else:
-            rated = R.rate_concert(card, style, (instr, vocal), markers, restored=restored,
-                                   media=media)
-        base = card.fame[R.FAME_INDEX[rated.level]]  # RATE.FAME
-        bonus = 0
-        if restore is not None:  # RESTORE.3
-            bonus = restore.bonus(good=rated.level == R.GOOD,
-                                  lineage_only_needs_good=opts["RULING-RESTORE-GOOD"]
-                                  == "lineage-good-only")
-        total = base + bonus
-        capped = False
-        if restore is not None and total > 10:  # RESTORE.4: a discovery card gives at most 10
-            total, capped = 10, True
         venue = p.venue
-        away = opts["RULING-ROUNDING"] == "away-from-zero"
-        income = card.income
-        if venue in TOURS:
-            _, _, (fn, fd), (inum, iden) = TOURS[venue]
-            if fn:  # academic: fame multiplied, no income
-                fame = R.scale(total, fn, fd, away_from_zero=away)
-            else:  # P3.TOUR.3: commercial: fame given up, a loss still counts
-                fame = min(total, 0)
-            income = R.scale(income, inum, iden, unit=5, away_from_zero=away)
-        else:
-            fame = total
+        out = scoring.concert_outcome(card, style, brought, markers, rules=self.rules,
+                                      venue=venue, media=media, restore=restore)
+        rated, fame, income = out.rating, out.fame, out.income
         p.concert = {"card": card_id, "income": income, "fame": fame}
         self._emit("concert", "P4.CONCERT.4", seat, {
             "card": card_id, "kind": card.kind, "style": rated.style,
-            "orchestras": list(chosen), "brought": [instr, vocal],
+            "orchestras": list(chosen), "brought": list(brought),
             "required": list(rated.required), "markers": markers, "media": media,
             "venue": venue, "base_rating": rated.base_level, "rating": rated.level,
-            "reasons": list(rated.reasons), "card_fame": base,
+            "reasons": list(rated.reasons), "card_fame": out.card_fame,
             "restoration": None if restore is None else {
-                "found": restore.found, "bonus": bonus, "capped": capped,
+                "found": restore.found, "bonus": out.bonus, "capped": out.capped,
                 "matches": [[m.card, m.nationality_or_era, m.composer_or_lineage, list(m.why)]
                             for m in restore.matches],
             },
@@ -727,8 +687,7 @@ class Game:
         return next(self._iter_hire_targets(p), None) is not None
 
     def _poach_price(self, orch: str, markers: int) -> int:
-        price = self.cards.orchestras[orch].price
-        return price - 50 if markers >= 2 else price
+        return E.poach_price(self.cards.orchestras[orch].price, markers)  # P4.HIRE.2
 
     def _start_hire(self, p: PlayerState) -> None:
         self._ask(Decision(p.seat, "hire", "P4.HIRE.1", options=tuple(self._hire_targets(p))),
@@ -1015,7 +974,7 @@ class Game:
         # P5.1: income, then the P4.4 bonus and Guarneri
         if held and p.concert["income"]:
             self._receive(p, p.concert["income"], "P5.1", "concert income")
-        if not held and p.actions <= 1:
+        if E.idle_bonus(held, p.actions):
             self._receive(p, IDLE_BONUS, "P4.4", "at most one action and no concert")
         if held and "P1" in p.permanent:
             self._receive(p, GUARNERI_BONUS, "SPECIAL.P1", "Guarneri violin")
@@ -1032,23 +991,12 @@ class Game:
         venue = p.venue
         assert venue is not None
         opts = self.rules.options
-        if venue in TOURS:
-            money, fame_cost, _, _ = TOURS[venue]
-            if p.tour_guide:  # SPECIAL.S3
-                self._emit("venue_free", "SPECIAL.S3", p.seat, {"area": venue})
-                return
-        else:
-            money, fame_cost = HALLS[venue][0], 0
-            if venue == "chapel" and self.chapel_free == p.seat:
-                self._emit("venue_free", "P3.HALL.1", p.seat, {"area": venue})
-                return
-        rule = "P5.2"
-        if not held:  # P4.3: half without a concert
-            rule = "P4.3"
-            money //= 2
-            if fame_cost:
-                up = opts["RULING-HALF-FAME"] == "up"
-                fame_cost = (fame_cost + 1) // 2 if up else fame_cost // 2
+        cost = E.venue_cost(venue, held_concert=held, rules=self.rules,
+                            chapel_free=self.chapel_free == p.seat, tour_guide=p.tour_guide)
+        if cost.free:  # P3.HALL.1, SPECIAL.S3
+            self._emit("venue_free", cost.rule, p.seat, {"area": venue})
+            return
+        rule, money, fame_cost = cost.rule, cost.money, cost.fame
         if fame_cost:
             self._change_fame(p, -fame_cost, rule, f"{venue} costs {fame_cost} fame", venue=venue)
             return
@@ -1058,7 +1006,7 @@ class Game:
         unpaid = money - paid
         if unpaid:
             if opts["RULING-UNPAID-VENUE"] == "fame-per-50":
-                lost = -(-unpaid // 50)
+                lost = E.unpaid_venue_fame(unpaid)
                 self._emit("unpaid", "RULING-UNPAID-VENUE", p.seat,
                            {"amount": unpaid, "fame": lost})
                 self._change_fame(p, -lost, "RULING-UNPAID-VENUE", f"{unpaid} G venue unpaid",
@@ -1067,8 +1015,7 @@ class Game:
                 self._emit("unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": 0})
 
     def _salary(self, p: PlayerState, orch: str) -> int:
-        salary = self.cards.orchestras[orch].salary
-        return salary if p.concert is not None else salary // 2  # P4.3
+        return E.salary_due(self.cards.orchestras[orch].salary, p.concert is not None)  # P4.3
 
     def _h_advisor(self, exempt: tuple[str, ...], seat: int) -> None:
         p = self.players[seat]
@@ -1097,7 +1044,7 @@ class Game:
             if orch not in paid:
                 self._add_marker(p, orch, "P5.3", "salary unpaid")
         # P5.4: the fame surcharge
-        surcharge = 100 if p.fame >= 50 else 50 if p.fame >= 30 else 0
+        surcharge = E.surcharge(p.fame)
         if surcharge:
             if p.money >= surcharge:
                 self._pay(p, surcharge, "P5.4", f"salary surcharge at fame {p.fame}")
@@ -1120,12 +1067,13 @@ class Game:
         if p.concert is None:
             return
         if "P2" in p.permanent:  # P5.5
-            self._change_fame(p, 1, "SPECIAL.P2", "Stradivari cello")
+            self._change_fame(p, E.STRADIVARI_FAME, "SPECIAL.P2", "Stradivari cello")
         if "P7" in p.permanent:
             kind = TOURS if p.venue in TOURS else HALLS
             alone = all(s == seat for a, s in self.venues.items() if a in kind)
             if alone:
-                self._change_fame(p, 1, "SPECIAL.P7", "Journalist: alone in a hall/on a tour")
+                self._change_fame(p, E.JOURNALIST_FAME, "SPECIAL.P7",
+                                  "Journalist: alone in a hall/on a tour")
 
     def _t_rumours(self) -> None:
         # P5.6: at the very end of P5 the Rumourmonger's markers are placed.
@@ -1149,62 +1097,25 @@ class Game:
     # ------------------------------------------------------------------ END
     def _t_end(self) -> None:
         self.phase = "END"
-        opts = self.rules.options
-        fame = [Fraction(p.fame) for p in self.players]
-        awards: list[dict[str, Any]] = []
-        count_discoveries = opts["RULING-END-CARDS"] == "score-and-discovery"  # END.7
-
-        def award(name: str, rule: str, counts: list[int]) -> None:
-            best = max(counts)
-            if best <= 0:  # END.6: at least one card to be "most"
-                return
-            winners = [s for s in range(self.n) if counts[s] == best]
-            share = Fraction(END_AWARDS[name], len(winners))
-            for s in winners:
-                fame[s] += share
-            awards.append({"award": name, "rule": rule, "counts": counts, "winners": winners,
-                           "share": share})
-            self._emit("award", rule, None, {"award": name, "counts": counts,
-                                             "winners": winners, "share": str(share)})
-
-        def counted(p: PlayerState) -> list[str]:
-            return [c for c in p.played
-                    if count_discoveries or self.cards.music[c].kind == "score"]
-
-        for era in ("baroque", "classical", "romantic"):  # END.1
-            award(era, "END.1", [sum(self.cards.music[c].era == era for c in counted(p))
-                                 for p in self.players])
-        for group in ("german-austrian", "italian", "french"):  # END.2
-            award(group, "END.2", [sum(self.cards.composer_of(c).group == group
-                                       for c in counted(p)) for p in self.players])
-        for deck in ("authentic", "modern"):  # END.3
-            award(deck, "END.3", [sum(self.cards.music[c].deck == deck for c in p.played)
-                                  for p in self.players])
-        award("orchestras", "END.4", [len(p.orchestras) for p in self.players])
-        award("specials", "END.4", [p.specials_bought for p in self.players])
-        for p in self.players:  # END.5
+        players = self.players
+        score = scoring.final_scoring(
+            self.cards, self.rules, players, [p.fame for p in players],
+            [p.money for p in players], [p.marker_count for p in players])
+        for a in score.awards:  # END.1–4, END.6–7
+            self._emit("award", a.rule, None, {"award": a.name, "counts": list(a.counts),
+                                               "winners": list(a.winners), "share": str(a.share)})
+        for p in players:  # END.5
             if p.markers:
-                n = p.marker_count
-                fame[p.seat] -= n
-                self._emit("marker_penalty", "END.5", p.seat, {"markers": n})
-        if opts["RULING-FAME-FLOOR"] == "zero":
-            fame = [max(f, Fraction(0)) for f in fame]
-        ranking = sorted(range(self.n), key=lambda s: (-fame[s], -self.players[s].money))
-        best = (fame[ranking[0]], self.players[ranking[0]].money)
-        winners = [s for s in ranking if (fame[s], self.players[s].money) == best]
-        ranks: list[int] = [0] * self.n
-        for pos, s in enumerate(ranking):
-            prev = ranking[pos - 1] if pos else None
-            same = prev is not None and (fame[s], self.players[s].money) == (
-                fame[prev], self.players[prev].money)
-            ranks[s] = ranks[prev] if same and prev is not None else pos + 1
+                self._emit("marker_penalty", "END.5", p.seat, {"markers": p.marker_count})
+        fame, ranks, winners = list(score.fame), list(score.ranks), list(score.winners)
         self.results = {
-            "fame": fame, "money": [p.money for p in self.players], "awards": awards,
-            "winners": winners, "ranks": ranks,
-            "tie_break": "money" if len({fame[s] for s in ranking[:2]}) == 1 else None,
+            "fame": fame, "money": [p.money for p in players],
+            "awards": [{"award": a.name, "rule": a.rule, "counts": list(a.counts),
+                        "winners": list(a.winners), "share": a.share} for a in score.awards],
+            "winners": winners, "ranks": ranks, "tie_break": score.tie_break,
         }
         self._emit("final", "END.WIN", None, {
-            "fame": [str(f) for f in fame], "money": [p.money for p in self.players],
+            "fame": [str(f) for f in fame], "money": [p.money for p in players],
             "winners": winners, "ranks": ranks,
         })
 

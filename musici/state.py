@@ -4,22 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-# P3: the 8 areas in board order; halls have a capacity in tens of musicians.
-HALLS: dict[str, tuple[int, int]] = {  # area -> (rent G, capacity in tens)
-    "chapel": (50, 1),
-    "university": (100, 3),
-    "dome": (200, 6),
-    "opera": (400, 10),
-}
-# tour -> (money cost, fame cost, fame multiplier (num, den), income multiplier (num, den))
-TOURS: dict[str, tuple[int, int, tuple[int, int], tuple[int, int]]] = {
-    "large-academic": (400, 0, (2, 1), (0, 1)),
-    "small-academic": (200, 0, (3, 2), (0, 1)),
-    "large-commercial": (0, 5, (0, 1), (2, 1)),
-    "small-commercial": (0, 3, (0, 1), (3, 2)),
-}
-AREAS: tuple[str, ...] = (*HALLS, *TOURS)
-ACTIONS: tuple[str, ...] = ("pass", "concert", "hire", "buy", "discover", "appease", "special")
+from musici.economy import AREAS, HALLS, TOURS  # noqa: F401  (re-exported: P3 areas)
+
 PHASES: tuple[str, ...] = ("P1", "P2", "P3", "P4", "P5")
 
 

@@ -46,7 +46,8 @@ from typing import Any
 
 from musici.decisions import Answer, Decision
 from musici.determinize import determinize
-from musici.engine import END_AWARDS, Game
+from musici.economy import END_AWARDS
+from musici.engine import Game
 from musici.strategies.greedy import greedy_strategy
 from musici.views import PlayerView
 

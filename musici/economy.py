@@ -1,0 +1,164 @@
+"""The numbers of RULES.md, once: prices, salaries, bonuses, thresholds, awards, venues.
+
+Everything that pays, charges or counts in the game reads its number here, and the small
+pure functions below are the one home of each payment rule's arithmetic. The engine
+applies them; bots, search and explanations call the same functions, so a ruling or a
+price changes everywhere at once (DESIGN principle 8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from musici.rules import RuleSet
+
+# ---------------------------------------------------------------------------- setup
+START_MONEY = 1500  # SETUP.4
+HAND_SIZE = 3  # SETUP.2: secret starting hand
+MARKET_SLOTS = 4  # COMP.2: face-up score and orchestra slots
+MONEY_UNIT = 5  # COMP.8: every amount is a multiple of 5 G
+
+# ---------------------------------------------------------------------------- P1, P2
+AUCTION_STEP = 100  # P1.1: the first bid and every raise
+CRITIC_BONUS = 100  # P2.5 / SPECIAL.S2
+
+# ---------------------------------------------------------------------------- P3 venues
+# P3.HALL: area -> (rent in G, capacity in tens of musicians)
+HALLS: Mapping[str, tuple[int, int]] = MappingProxyType({
+    "chapel": (50, 1),
+    "university": (100, 3),
+    "dome": (200, 6),
+    "opera": (400, 10),
+})
+FREE_HALL = "chapel"  # P3.HALL.1: free for the player with strictly the least fame
+# P3.TOUR: tour -> (money cost, fame cost, fame multiplier (num, den), income multiplier)
+TOURS: Mapping[str, tuple[int, int, tuple[int, int], tuple[int, int]]] = MappingProxyType({
+    "large-academic": (400, 0, (2, 1), (0, 1)),
+    "small-academic": (200, 0, (3, 2), (0, 1)),
+    "large-commercial": (0, 5, (0, 1), (2, 1)),
+    "small-commercial": (0, 3, (0, 1), (3, 2)),
+})
+AREAS: tuple[str, ...] = (*HALLS, *TOURS)  # P3.1: the 8 areas in board order
+UNPAID_VENUE_STEP = 50  # RULING-UNPAID-VENUE: 1 fame per started 50 G unpaid
+
+# ---------------------------------------------------------------------------- P4 actions
+ACTION_ROUNDS = 3  # P4.1
+SCORE_PRICE = 100  # P4.BUY.1
+DISCOVER_PRICE = 200  # P4.DISCOVER.1
+IDLE_BONUS = 100  # P4.4
+IDLE_MAX_ACTIONS = 1  # P4.4: at most one action and no concert
+HIRE_PRICE: Mapping[str, int] = MappingProxyType({"modern": 100, "authentic": 150})  # P4.HIRE.1
+SALARY: Mapping[str, int] = MappingProxyType({"modern": 50, "authentic": 100})  # P4.HIRE.3
+POACH_DISCOUNT = 50  # P4.HIRE.2: an orchestra with 2 markers costs 50 G less
+EDUCATOR_TAKES = 2  # SPECIAL.S4
+ADVISOR_EXEMPTS = 3  # SPECIAL.S5
+COLLECTOR_TAKES = 2  # SPECIAL.S7
+
+# ---------------------------------------------------------------------------- concerts
+RESTORE_CAP = 10  # RESTORE.4
+MAX_MARKERS = 2  # P5.7: a third marker sends the orchestra away
+
+# ---------------------------------------------------------------------------- P5
+GUARNERI_BONUS = 50  # SPECIAL.P1
+STRADIVARI_FAME = 1  # SPECIAL.P2
+JOURNALIST_FAME = 1  # SPECIAL.P7
+# P5.4 (COMP.1's bright lines): (fame at least, surcharge in G), highest first
+SURCHARGES: tuple[tuple[int, int], ...] = ((50, 100), (30, 50))
+
+# ---------------------------------------------------------------------------- END
+ERA_AWARDS: Mapping[str, int] = MappingProxyType(  # END.1
+    {"baroque": 4, "classical": 3, "romantic": 5})
+NATIONALITY_AWARDS: Mapping[str, int] = MappingProxyType(  # END.2
+    {"german-austrian": 5, "italian": 4, "french": 3})
+DISCOVERY_AWARDS: Mapping[str, int] = MappingProxyType(  # END.3
+    {"authentic": 3, "modern": 3})
+ORCHESTRA_AWARD = 2  # END.4
+SPECIALS_AWARD = 2  # END.4
+END_AWARDS: Mapping[str, int] = MappingProxyType({
+    **ERA_AWARDS, **NATIONALITY_AWARDS, **DISCOVERY_AWARDS,
+    "orchestras": ORCHESTRA_AWARD, "specials": SPECIALS_AWARD,
+})
+
+
+# ---------------------------------------------------------------------------- arithmetic
+def surcharge(fame: int) -> int:
+    """P5.4: the salary surcharge at ``fame`` (0 below 30, 50 G from 30, 100 G from 50)."""
+    for threshold, amount in SURCHARGES:
+        if fame >= threshold:
+            return amount
+    return 0
+
+
+def poach_price(price: int, markers: int) -> int:
+    """P4.HIRE.2: an orchestra's full price with 1 marker, 50 G less with 2."""
+    return price - POACH_DISCOUNT if markers >= MAX_MARKERS else price
+
+
+def salary_due(salary: int, held_concert: bool) -> int:
+    """P5.3 / P4.3: a month's salary, halved for a player who held no concert."""
+    return salary if held_concert else salary // 2
+
+
+def idle_bonus(held_concert: bool, actions: int) -> int:
+    """P4.4: 100 G for a player who held no concert and performed at most one action."""
+    return IDLE_BONUS if not held_concert and actions <= IDLE_MAX_ACTIONS else 0
+
+
+def unpaid_venue_fame(unpaid: int) -> int:
+    """RULING-UNPAID-VENUE=fame-per-50: fame lost for ``unpaid`` G of a venue's cost."""
+    return -(-unpaid // UNPAID_VENUE_STEP)
+
+
+def capacity(area: str) -> int | None:
+    """P4.CONCERT.2: a hall's capacity in tens of musicians; ``None`` for a tour (no limit)."""
+    hall = HALLS.get(area)
+    return None if hall is None else hall[1]
+
+
+@dataclass(frozen=True, slots=True)
+class VenueCost:
+    """What an area costs its player in P5.2: money, or fame, or nothing, and why."""
+
+    money: int
+    fame: int
+    rule: str  # "P5.2"; "P4.3" when halved; "P3.HALL.1" or "SPECIAL.S3" when free
+    halved: bool = False
+
+    @property
+    def free(self) -> bool:
+        return self.rule in ("P3.HALL.1", "SPECIAL.S3")
+
+
+def venue_cost(area: str, *, held_concert: bool, rules: RuleSet, chapel_free: bool = False,
+               tour_guide: bool = False) -> VenueCost:
+    """P5.2: the cost of ``area`` for its player this month, under ``rules``.
+
+    ``chapel_free``: this player gets the Chapel free (P3.HALL.1); ``tour_guide``: this
+    player played the Tour guide (SPECIAL.S3). Without a concert the cost is halved (P4.3);
+    half a fame cost is rounded by RULING-HALF-FAME.
+    """
+    tour = TOURS.get(area)
+    if tour is not None:
+        if tour_guide:
+            return VenueCost(0, 0, "SPECIAL.S3")
+        money, fame = tour[0], tour[1]
+    else:
+        if area == FREE_HALL and chapel_free:
+            return VenueCost(0, 0, "P3.HALL.1")
+        money, fame = HALLS[area][0], 0
+    if held_concert:
+        return VenueCost(money, fame, "P5.2")
+    if fame:
+        fame = (fame + 1) // 2 if rules.options["RULING-HALF-FAME"] == "up" else fame // 2
+    return VenueCost(money // 2, fame, "P4.3", halved=True)
+
+
+def may_choose_area(area: str, fame: int, rules: RuleSet) -> bool:
+    """P3.TOUR.5 RULING-COMMERCIAL-FAME: a commercial tour needs fame of at least its cost."""
+    tour = TOURS.get(area)
+    return (tour is None or rules.options["RULING-COMMERCIAL-FAME"] != "required"
+            or fame >= tour[1])
