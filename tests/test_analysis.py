@@ -73,9 +73,7 @@ def concert(card: str, stage: tuple[str, ...], *, venue: str = "opera", played: 
     g.media = seat if media else None
     g.chapel_free = None
     # ask the action again with options computed from the arranged table
-    g.decision, g._pending = None, None
-    g._stack.append((Game._t_action_ask, seat))
-    g._run()
+    g.resume_at("action", seat)
     g.answer("concert")
     if g.decision.kind == "concert_card":
         g.answer(card)

@@ -108,10 +108,7 @@ def place(g: Game, where: dict[int, str]) -> None:
 
 def reask(g: Game, s: int) -> None:
     """Pose seat ``s``'s pending action again, with options computed from the new table."""
-    g.decision = None
-    g._pending = None
-    g._stack.append((type(g)._t_action_ask, s))
-    g._run()
+    g.resume_at("action", s)
     assert g.decision.kind == "action" and g.decision.player == s
 
 

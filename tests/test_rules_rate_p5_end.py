@@ -70,10 +70,7 @@ def place_first(g: Game, order: list[int], venue: str) -> None:
 def repose(g: Game, seat: int) -> None:
     """Ask ``seat``'s pending P4 action again, with options computed from the edited state."""
     assert g.decision is not None and g.decision.player == seat
-    g.decision = None
-    g._pending = None
-    g._stack.append((Game._t_action_ask, seat))
-    g._run()
+    g.resume_at("action", seat)
 
 
 def hold_concert(g: Game, seat: int, card: str, orchestras: tuple[str, ...]):
@@ -107,10 +104,7 @@ def settle(g: Game, seat: int, since: int) -> list[tuple[str, str, object]]:
 
 def end_now(g: Game) -> Game:
     """Skip to the final scoring (END) with the state as arranged."""
-    g.decision = None
-    g._pending = None
-    g._stack = [(Game._t_end,)]
-    g._run()
+    g.resume_at("end")
     assert g.finished
     return g
 

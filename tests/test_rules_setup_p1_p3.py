@@ -588,10 +588,7 @@ def test_start_player_without_100_cannot_open():
     o = g._order()
     g.players[o[0]].money = 95
     # re-pose the first auction turn with the new money
-    g.decision = None
-    g._pending = None
-    g._stack.append((type(g)._t_auction_turn, o, 0, [False] * 4, 0, None))
-    g._run()
+    g.resume_at("auction")
     assert g.decision.player == o[1]
     assert [e.player for e in events_of(g, "pass_auction")] == [o[0]]
     seen = []

@@ -1,0 +1,395 @@
+"""The game of I Musici as a resumable sequence of decisions: the :class:`Game` facade.
+
+The engine keeps a stack of small tasks (plain functions with arguments, so a state copy is
+a list copy). It runs tasks until one needs a player's choice, then stops with
+:attr:`Game.decision` set. :meth:`Game.answer` validates an answer against that decision
+before touching anything (an illegal answer leaves the game unchanged), applies it, and
+runs on to the next decision. Every random draw comes from the game's own generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from musici.cards import CardSet, standard_cardset
+from musici.decisions import Answer, Decision, IllegalAnswer, brief
+from musici.economy import START_MONEY
+from musici.engine import setup
+from musici.events import Event
+from musici.rules import RuleSet
+from musici.state import PlayerState
+from musici.views import PlayerView
+
+Strategy = Callable[[Any, Decision], Answer]
+Task = tuple[Any, ...]
+
+
+class GameError(RuntimeError):
+    """Misuse of a game: answering a finished game, an unknown seat, and the like."""
+
+
+class StrategyError(IllegalAnswer):
+    """A strategy gave an illegal answer or raised; names seat, decision and repro."""
+
+
+def _text(exc: BaseException) -> str:
+    """``str(exc)`` for a message, bounded, even when the exception's ``__str__`` fails."""
+    try:
+        text = str(exc)
+    except Exception:
+        return "<unprintable>"
+    return text if len(text) <= 500 else text[:500] + "…"
+
+
+class Game:
+    """One game of I Musici for 3 or 4 players.
+
+    >>> from musici.strategies import random_strategy
+    >>> game = Game(players=4, seed=7)
+    >>> game.play([random_strategy] * 4).finished
+    True
+    """
+
+    _asking: int | None = None  # id(self) while ask() waits for a strategy (see ask)
+
+    def __init__(
+        self, players: int = 4, seed: int = 0, rules: RuleSet | None = None, cards: CardSet | None = None
+    ) -> None:
+        if type(players) is not int or players not in (3, 4):  # not True, not 3.0
+            raise GameError(f"I Musici is for 3 or 4 players (GOAL.1), got {players!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise GameError(f"seed must be a non-negative integer, got {seed!r}")
+        self.n = players
+        self.seed = seed
+        self.rules = rules if rules is not None else RuleSet()
+        self.cards = cards if cards is not None else standard_cardset()
+        # Generator 0 is the game's chance; 1 + seat is that seat's own (for its bots).
+        # A generator may be parked as a state tuple until used, so clones stay cheap.
+        self._rngs: list[random.Random | None] = [
+            random.Random(seed),
+            *(random.Random(f"musici-seat:{seed}:{s}") for s in range(players)),
+        ]
+        self._rng_states: list[Any] = [None] * (players + 1)
+        self.players = [PlayerState(s, START_MONEY) for s in range(players)]
+        self.month = 1
+        self.phase = "SETUP"
+        self.round = 0
+        self.start_player = 0
+        self.score_deck: list[str] = []  # top of a deck = end of its list
+        self.score_market: list[str | None] = [None] * 4
+        self.orchestra_deck: list[str] = []
+        self.orchestra_market: list[str | None] = [None] * 4
+        self.discovery_decks: dict[str, list[str]] = {"authentic": [], "modern": []}
+        self.special_deck: list[str] = []
+        self.special_slot: str | None = None
+        self.thief_marks: dict[str, int] = {}  # face-up score card -> Thief's seat (P4.BUY.5)
+        self.out_of_game: list[str] = []  # SETUP.6
+        self.venues: dict[str, int] = {}  # area -> seat (P3.1)
+        self.media: int | None = None
+        self.chapel_free: int | None = None  # P3.HALL.1
+        self.events: list[Event] = []
+        self.answers: list[Answer] = []
+        self.results: dict[str, Any] | None = None
+        # Fame and money after every month (not to be confused with a view's event history).
+        self.monthly: list[dict[str, Any]] = []
+        self.decision: Decision | None = None
+        self._media_bids: dict[int, int] = {}  # replaced, never mutated: clones share it
+        self._pending: tuple[Any, tuple[Any, ...]] | None = None
+        self._stack: list[Task] = [(setup.deal,)]
+        self._run()
+
+    # ------------------------------------------------------------------ public API
+    def _random(self, index: int) -> random.Random:
+        rng = self._rngs[index]
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self._rng_states[index])
+            self._rngs[index] = rng
+            self._rng_states[index] = None
+        return rng
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's own generator: shuffles, the start player, media ties."""
+        return self._random(0)
+
+    def seat_rng(self, seat: int) -> random.Random:
+        """The generator of ``seat``'s strategy, seeded from the game's seed."""
+        rng = self._rngs[seat + 1]
+        return rng if rng is not None else self._random(seat + 1)
+
+    @property
+    def seat_rngs(self) -> list[random.Random]:
+        return [self._random(s + 1) for s in range(self.n)]
+
+    @property
+    def finished(self) -> bool:
+        return self.results is not None
+
+    @property
+    def step(self) -> int:
+        """Number of answers given so far."""
+        return len(self.answers)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see."""
+        if not 0 <= seat < self.n:
+            raise GameError(f"no seat {seat!r} in a {self.n}-player game")
+        return PlayerView(self, seat)
+
+    def is_legal(self, answer: Answer) -> bool:
+        if self.decision is None:
+            return False
+        try:
+            self.decision.normalize(answer)
+        except IllegalAnswer:
+            return False
+        return True
+
+    def answer(self, answer: Answer) -> None:
+        """Answer the pending decision and run on to the next one."""
+        decision = self.decision
+        if decision is None or self._pending is None or self._asking == id(self):
+            if self._asking == id(self) and decision is not None:
+                raise GameError(
+                    f"game.answer() called from inside the strategy of seat {decision.player} "
+                    f"while it is being asked for {decision.kind} ({decision.rule}); a strategy "
+                    f"must return its answer (seed {self.seed}, step {self.step})"
+                )
+            raise GameError("the game is finished; there is no decision to answer")
+        try:
+            value = decision.normalize(answer)
+        except IllegalAnswer as exc:
+            raise IllegalAnswer(
+                f"illegal answer {brief(answer)} from seat {decision.player} to {decision.kind} "
+                f"({decision.rule}, month {self.month} {self.phase}, step {self.step}): {exc}; "
+                f"legal: {decision.describe_legal()}"
+            ) from None
+        handler, ctx = self._pending
+        self.decision = None
+        self._pending = None
+        self.answers.append(value)
+        handler(self, value, *ctx)
+        self._run()
+
+    def play(
+        self, strategies: Sequence[Strategy], *, until: str | None = None, max_steps: int | None = None
+    ) -> Game:
+        """Let ``strategies`` (one per seat) answer until the end, or ``until`` the next
+        "decision", "phase" or "month" starts, or ``max_steps`` answers were given."""
+        if len(strategies) != self.n:
+            raise GameError(f"need {self.n} strategies, one per seat, got {len(strategies)}")
+        if until not in (None, "decision", "phase", "month"):
+            raise GameError(f"until must be decision, phase, month or None, got {until!r}")
+        start = (self.month, self.phase)
+        steps = 0
+        while (decision := self.decision) is not None:
+            if max_steps is not None and steps >= max_steps:
+                break
+            if (
+                steps
+                and until is not None
+                and (
+                    until == "decision"
+                    or (until == "phase" and (self.month, self.phase) != start)
+                    or (until == "month" and self.month != start[0])
+                )
+            ):
+                break
+            self.ask(strategies[decision.player])
+            steps += 1
+        return self
+
+    def ask(self, strategy: Strategy) -> Answer:
+        """Ask ``strategy`` for the pending decision's answer and apply it."""
+        decision = self.decision
+        if decision is None:
+            raise GameError("the game is finished; there is no decision to answer")
+        seat = decision.player
+        step = len(self.answers)  # the repro text is built only on error
+        if self._asking == id(self):
+            raise GameError(
+                f"game.ask() called from inside a strategy (seed {self.seed}, "
+                f"step {step}); a strategy must return its answer"
+            )
+        # While the strategy runs, this game refuses answer() and ask() (a strategy that holds
+        # the game must not answer for itself); clones made meanwhile (search) carry another id.
+        self._asking = id(self)
+        try:
+            answer = strategy(PlayerView(self, seat), decision)
+        except Exception as exc:
+            raise StrategyError(
+                f"strategy of seat {seat} raised {type(exc).__name__}: {_text(exc)} while "
+                f"answering {decision.kind} ({decision.rule}) at month {self.month} {self.phase} "
+                f"(seed {self.seed}, step {step})"
+            ) from exc
+        finally:
+            self._asking = None
+        try:
+            self.answer(answer)
+        except IllegalAnswer as exc:
+            raise StrategyError(f"{exc} (seed {self.seed}, step {step})") from None
+        return answer
+
+    def clone(self, *, keep_log: bool = True) -> Game:
+        """An independent copy (for search); ``keep_log=False`` drops events and answers."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        # Park every generator as an (immutable) state shared by both games; each game
+        # rebuilds a generator only when it next draws from it.
+        for i, rng in enumerate(self._rngs):
+            if rng is not None:
+                self._rng_states[i] = rng.getstate()
+                self._rngs[i] = None
+        new._rngs = [None] * len(self._rngs)
+        new._rng_states = self._rng_states[:]
+        new.players = [p.copy() for p in self.players]
+        new.score_deck = self.score_deck[:]
+        new.score_market = self.score_market[:]
+        new.orchestra_deck = self.orchestra_deck[:]
+        new.orchestra_market = self.orchestra_market[:]
+        new.discovery_decks = {k: v[:] for k, v in self.discovery_decks.items()}
+        new.special_deck = self.special_deck[:]
+        new.thief_marks = dict(self.thief_marks)
+        new.out_of_game = self.out_of_game[:]
+        new.venues = dict(self.venues)
+        new.events = self.events[:] if keep_log else []
+        new.answers = self.answers[:] if keep_log else []
+        new.monthly = [dict(h) for h in self.monthly]
+        new._stack = self._stack[:]
+        new._asking = None  # a copy made while a strategy thinks is free to be played
+        return new
+
+    # ------------------------------------------------------------------ positions
+    def resume_at(self, point: str, seat: int | None = None) -> None:
+        """Play on from the state as it stands, at ``point`` of the current month.
+
+        A test or a lesson may arrange a position by editing the state (money, hands,
+        venues, markers) while a decision is pending; the pending decision was computed from
+        the old state. ``resume_at`` drops it and asks again from the arranged state:
+
+        - ``"action"``: ``seat``'s P4 action of this round (P4.1); the rest of the month
+          follows as it was queued;
+        - ``"auction"``: this month's auction from its first turn (P1.1), the rest of the
+          month as queued;
+        - ``"end"``: the final scoring now (END), skipping what is left of the game.
+        """
+        from musici.engine import end, p1_auction, p4_actions
+
+        task: Task
+        if point == "action":
+            if self.phase != "P4" or seat is None or not 0 <= seat < self.n:
+                raise GameError(f"resume_at('action') needs phase P4 and a seat, got phase "
+                                f"{self.phase} and seat {seat!r}")
+            task = (p4_actions.ask_action, seat)
+        elif point == "auction":
+            if self.phase != "P1" or self.special_slot is None:
+                raise GameError(f"resume_at('auction') needs phase P1 with a card in the "
+                                f"auction slot, got phase {self.phase}")
+            task = (p1_auction.turn, self._order(), 0,
+                    [p.banned_now for p in self.players], 0, None)
+        elif point == "end":
+            self._stack.clear()
+            task = (end.score,)
+        else:
+            raise GameError(f"unknown resume point {point!r}; expected one of "
+                            f"'action', 'auction', 'end'")
+        self.decision = None
+        self._pending = None
+        self._stack.append(task)
+        self._run()
+
+    # ------------------------------------------------------------------ machinery
+    def _run(self) -> None:
+        stack = self._stack
+        while self.decision is None and stack:
+            task = stack.pop()
+            task[0](self, *task[1:])
+
+    def _push(self, *tasks: Task) -> None:
+        """Schedule ``tasks`` to run in the given order (before anything already queued)."""
+        self._stack.extend(reversed(tasks))
+
+    def _ask(self, decision: Decision, handler: Callable[..., None], *ctx: Any) -> None:
+        # A choice with a single legal answer is no choice: apply it without asking.
+        if decision.space == "choice" and len(decision.options) == 1:
+            handler(self, decision.options[0], *ctx)
+            return
+        self.decision = decision
+        self._pending = (handler, ctx)
+
+    def _emit(
+        self,
+        kind: str,
+        rule: str,
+        player: int | None,
+        data: dict[str, Any],
+        private: tuple[int, ...] | None = None,
+    ) -> None:
+        self.events.append(Event(self.month, self.phase, kind, rule, player, data, private))
+
+    def _order(self) -> list[int]:
+        """MONTH.2: start player first, then clockwise."""
+        s, n = self.start_player, self.n
+        return [(s + i) % n for i in range(n)]
+
+    # ------------------------------------------------------------------ month
+    # ------------------------------------------------------------------ P2 media
+    # ------------------------------------------------------------------ P4 actions
+    # --- concert (P4.CONCERT)
+    # --- hire (P4.HIRE)
+    # --- buy (P4.BUY)
+    # --- discover (P4.DISCOVER)
+    # --- appease (P4.APPEASE)
+    # --- special cards (P4.SPECIAL, SPECIAL.S1–S8)
+    # ------------------------------------------------------------------ END
+    # ------------------------------------------------------------------ queries
+    def standings(self) -> list[dict[str, Any]]:
+        """Final standings as plain rows (seat, rank, fame as a Fraction, money, winner)."""
+        if self.results is None:
+            raise GameError("the game is not finished")
+        res = self.results
+        return sorted(
+            (
+                {
+                    "seat": s,
+                    "rank": res["ranks"][s],
+                    "fame": res["fame"][s],
+                    "money": res["money"][s],
+                    "winner": s in res["winners"],
+                }
+                for s in range(self.n)
+            ),
+            key=lambda row: (row["rank"], row["seat"]),
+        )
+
+    def events_for(self, seat: int | None = None) -> Iterable[Event]:
+        """All events, or only those ``seat`` may see."""
+        if seat is None:
+            return iter(self.events)
+        return (e for e in self.events if e.private is None or seat in e.private)
+
+    # ------------------------------------------------------------------ save / load
+    def to_json(self) -> str:
+        """The game as a JSON save (``musici.persistence``)."""
+        from musici.persistence import dumps
+
+        return dumps(self)
+
+    def save(self, path: Any) -> None:
+        from musici.persistence import save
+
+        save(self, path)
+
+    @classmethod
+    def load(cls, path: Any, cards: CardSet | None = None) -> Game:
+        from musici.persistence import load
+
+        return load(path, cards)
+
+    def _repr_html_(self) -> str:
+        from musici.html import game_html
+
+        return game_html(self)

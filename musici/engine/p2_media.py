@@ -1,0 +1,69 @@
+"""P2: sealed media bids, revealed together; the highest wins (P2.1–P2.6, RULING-MEDIA-*).
+
+The sealed bids are engine state (``Game.media_bids``); a view shows a seat only its own
+bid until the reveal (P2.1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from musici.decisions import Decision
+from musici.economy import CRITIC_BONUS
+from musici.engine import effects
+
+if TYPE_CHECKING:
+    from musici.engine.game import Game
+
+
+def start(g: Game) -> None:
+    g.phase = "P2"
+    order = g._order()
+    g._media_bids = {}
+    g._push(*[(ask_bid, s) for s in order], (reveal, order))
+
+
+def ask_bid(g: Game, seat: int) -> None:
+    step = g.rules.options["RULING-MEDIA-STEP"]
+    money = g.players[seat].money
+    g._ask(
+        Decision(seat, "media_bid", "P2.1", space="amount", lo=0, hi=money - money % step, step=step),
+        on_bid,
+        seat,
+    )
+
+
+def on_bid(g: Game, amount: int, seat: int) -> None:
+    g._media_bids = {**g._media_bids, seat: amount}
+    g._emit("media_bid", "P2.1", seat, {"amount": amount}, private=(seat,))
+
+
+def reveal(g: Game, order: list[int]) -> None:
+    bids = g._media_bids
+    effective = {s: bids[s] + (CRITIC_BONUS if g.players[s].critic_now else 0) for s in order}
+    for s in order:
+        if g.players[s].critic_now:
+            g._emit("critic", "P2.5", s, {"bid": bids[s], "counts": effective[s]})
+    g._emit(
+        "media_reveal",
+        "P2.1",
+        None,
+        {"bids": [bids[s] for s in range(g.n)], "effective": [effective[s] for s in range(g.n)]},
+    )
+    top = max(effective.values())
+    if top == 0 and g.rules.options["RULING-MEDIA-ZERO"] == "no-winner":
+        g._emit("no_media", "P2.3", None, {})
+        return
+    tied = [s for s in order if effective[s] == top]
+    if len(tied) > 1:  # P2.2: less fame wins, then chance
+        least = min(g.players[s].fame for s in tied)
+        tied_bids = tied
+        tied = [s for s in tied if g.players[s].fame == least]
+        by_chance = len(tied) > 1
+        if by_chance:
+            tied = [tied[g.rng.randrange(len(tied))]]
+        g._emit("media_tie", "P2.2", tied[0], {"tied": tied_bids, "fame": least, "by_chance": by_chance})
+    winner = tied[0]
+    g.media = winner
+    if bids[winner]:
+        effects.pay(g, g.players[winner], bids[winner], "P2.2", "won the media")
+    g._emit("media", "P2.2", winner, {"bid": bids[winner]})

@@ -1,0 +1,38 @@
+"""P3: in turn order each player takes one of the 8 areas (P3.1, P3.HALL.1, P3.TOUR.5)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from musici import economy as E
+from musici.decisions import Decision
+from musici.economy import AREAS
+
+if TYPE_CHECKING:
+    from musici.engine.game import Game
+
+
+def start(g: Game) -> None:
+    g.phase = "P3"
+    fames = [p.fame for p in g.players]
+    least = min(fames)
+    if fames.count(least) == 1:  # P3.HALL.1: strictly the least fame
+        g.chapel_free = fames.index(least)
+        g._emit("chapel_free", "P3.HALL.1", g.chapel_free, {"fame": least})
+    g._push(*[(ask_venue, s) for s in g._order()])
+
+
+def ask_venue(g: Game, seat: int) -> None:
+    p = g.players[seat]
+    options = tuple(
+        a
+        for a in AREAS  # P3.1, P3.TOUR.5
+        if a not in g.venues and E.may_choose_area(a, p.fame, g.rules)
+    )
+    g._ask(Decision(seat, "venue", "P3.1", options=options), on_venue, seat)
+
+
+def on_venue(g: Game, area: str, seat: int) -> None:
+    g.venues[area] = seat
+    g.players[seat].venue = area
+    g._emit("venue", "P3.1", seat, {"area": area})

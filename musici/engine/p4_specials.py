@@ -1,0 +1,189 @@
+"""P4.SPECIAL: single-use special cards (SPECIAL.S1–S8), with the table :data:`SPECIALS`.
+
+Each card has a row: when it can be played (its preconditions, P4.SPECIAL.1) and what it
+does. Permanent cards (SPECIAL.P1–P7) act where their rule applies (P2, P4.CONCERT, P5)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from musici.decisions import Decision
+from musici.economy import EDUCATOR_TAKES, TOURS
+from musici.engine import effects
+from musici.state import PlayerState
+
+if TYPE_CHECKING:
+    from musici.engine.game import Game
+
+
+def usable_specials(g: Game, p: PlayerState) -> list[str]:
+    """The single-use cards in ``p``'s hand whose preconditions hold now (P4.SPECIAL.1)."""
+    usable = []
+    for card in p.specials_hand:
+        if card not in usable and SPECIALS[card].usable(g, p):
+            usable.append(card)
+    return usable
+
+
+def start_special(g: Game, p: PlayerState) -> None:
+    g._ask(
+        Decision(p.seat, "special", "P4.SPECIAL.1", options=tuple(usable_specials(g, p))), on_special, p.seat
+    )
+
+
+def on_special(g: Game, card: str, seat: int) -> None:
+    p = g.players[seat]
+    p.specials_hand.remove(card)
+    p.specials_discard.append(card)
+    p.special_used = True
+    g._emit("special", "P4.SPECIAL.1", seat, {"card": card})
+    SPECIALS[card].play(g, p)
+
+
+# ---------------------------------------------------------------------------- the cards
+def _always(g: Game, p: PlayerState) -> bool:
+    return True
+
+
+def play_auctioneer(g: Game, p: PlayerState) -> None:  # SPECIAL.S1
+    others = tuple(s for s in g._order() if s != p.seat)
+    g._ask(Decision(p.seat, "auctioneer", "SPECIAL.S1", options=others), on_auctioneer, p.seat)
+
+
+def play_critic(g: Game, p: PlayerState) -> None:  # SPECIAL.S2, P2.5
+    p.critic_next = True
+    g._emit("effect", "SPECIAL.S2", p.seat, {"card": "S2"})
+
+
+def on_tour(g: Game, p: PlayerState) -> bool:
+    return p.venue in TOURS
+
+
+def play_tour_guide(g: Game, p: PlayerState) -> None:  # SPECIAL.S3
+    p.tour_guide = True
+    g._emit("effect", "SPECIAL.S3", p.seat, {"card": "S3", "tour": p.venue})
+
+
+def orchestras_face_up(g: Game, p: PlayerState) -> bool:
+    return any(g.orchestra_market)
+
+
+def play_educator(g: Game, p: PlayerState) -> None:  # SPECIAL.S4
+    items = tuple(o for o in g.orchestra_market if o is not None)
+    g._ask(
+        Decision(
+            p.seat,
+            "educator",
+            "SPECIAL.S4",
+            space="subset",
+            items=items,
+            min_size=1,
+            max_size=min(EDUCATOR_TAKES, len(items)),
+        ),
+        on_educator,
+        p.seat,
+    )
+
+
+def play_advisor(g: Game, p: PlayerState) -> None:  # SPECIAL.S5 (applied in P5.3)
+    p.advisor = True
+    g._emit("effect", "SPECIAL.S5", p.seat, {"card": "S5"})
+
+
+def play_rumourmonger(g: Game, p: PlayerState) -> None:  # SPECIAL.S6 (placed in P5.6)
+    p.rumour = True
+    g._emit("effect", "SPECIAL.S6", p.seat, {"card": "S6"})
+
+
+def cards_to_collect(g: Game, p: PlayerState) -> bool:
+    return any(g.score_market) or any(g.discovery_decks.values())
+
+
+def play_collector(g: Game, p: PlayerState) -> None:  # SPECIAL.S7
+    g._ask(Decision(p.seat, "collector", "SPECIAL.S7", options=collector_options(g)), on_collector, p.seat)
+
+
+def unmarked_face_up(g: Game, p: PlayerState) -> bool:
+    return any(c is not None and c not in g.thief_marks for c in g.score_market)
+
+
+def play_thief(g: Game, p: PlayerState) -> None:  # SPECIAL.S8
+    options = tuple(c for c in g.score_market if c is not None and c not in g.thief_marks)
+    g._ask(Decision(p.seat, "thief", "SPECIAL.S8", options=options), on_thief, p.seat)
+
+
+def on_auctioneer(g: Game, target: int, seat: int) -> None:
+    g.players[target].banned_next = True
+    g._emit("effect", "SPECIAL.S1", seat, {"card": "S1", "target": target})
+
+
+def on_educator(g: Game, chosen: tuple[str, ...], seat: int) -> None:
+    p = g.players[seat]
+    for orch in chosen:
+        g.orchestra_market[g.orchestra_market.index(orch)] = None
+        p.orchestras.append(orch)
+    effects.refill(g.orchestra_market, g.orchestra_deck)
+    g._emit(
+        "effect",
+        "SPECIAL.S4",
+        seat,
+        {"card": "S4", "orchestras": list(chosen), "market": list(g.orchestra_market)},
+    )
+
+
+def collector_options(g: Game) -> tuple[tuple[str, ...], ...]:
+    face_up = [c for c in g.score_market if c is not None]
+    decks = [f"deck:{d}" for d in ("authentic", "modern") if g.discovery_decks[d]]
+    options: list[tuple[str, ...]] = [(c,) for c in face_up]
+    options += [(a, b) for i, a in enumerate(face_up) for b in face_up[i + 1 :]]
+    options += [(c, d) for c in face_up for d in decks]
+    if not face_up:
+        options += [(d,) for d in decks]
+    return tuple(options)
+
+
+def on_collector(g: Game, chosen: tuple[str, ...], seat: int) -> None:
+    p = g.players[seat]
+    taken: list[str] = []
+    for item in chosen:
+        if item.startswith("deck:"):
+            card = g.discovery_decks[item[5:]].pop()
+            p.hand.append(card)
+            g._emit("drew", "SPECIAL.S7", seat, {"card": card}, private=(seat,))
+            taken.append(item)
+        else:
+            g.score_market[g.score_market.index(item)] = None
+            g.thief_marks.pop(item, None)
+            p.hand.append(item)
+            taken.append(item)
+    effects.refill(g.score_market, g.score_deck)
+    g._emit("effect", "SPECIAL.S7", seat, {"card": "S7", "taken": taken, "market": list(g.score_market)})
+
+
+def on_thief(g: Game, card: str, seat: int) -> None:
+    g.thief_marks[card] = seat
+    g._emit("effect", "SPECIAL.S8", seat, {"card": "S8", "marked": card})
+
+
+@dataclass(frozen=True, slots=True)
+class Special:
+    """One row of the special-card table: its rule, its precondition and its effect."""
+
+    rule: str
+    usable: Callable[[Game, PlayerState], bool]
+    play: Callable[[Game, PlayerState], None]
+
+
+# SPECIAL.S1–S8: every single-use card, its precondition (P4.SPECIAL.1) and what it does.
+SPECIALS: dict[str, Special] = {
+    "S1": Special("SPECIAL.S1", _always, play_auctioneer),
+    "S2": Special("SPECIAL.S2", _always, play_critic),
+    "S3": Special("SPECIAL.S3", on_tour, play_tour_guide),
+    "S4": Special("SPECIAL.S4", orchestras_face_up, play_educator),
+    "S5": Special("SPECIAL.S5", _always, play_advisor),
+    "S6": Special("SPECIAL.S6", _always, play_rumourmonger),
+    "S7": Special("SPECIAL.S7", cards_to_collect, play_collector),
+    "S8": Special("SPECIAL.S8", unmarked_face_up, play_thief),
+}

@@ -1,0 +1,185 @@
+"""P5: income, venue, salaries, surcharge, fame cards and rumours, in turn order (P5.1–P5.8)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from musici import economy as E
+from musici.decisions import Decision
+from musici.economy import GUARNERI_BONUS, HALLS, IDLE_BONUS, TOURS
+from musici.engine import effects
+from musici.state import PlayerState
+
+if TYPE_CHECKING:
+    from musici.engine.game import Game, Task
+
+
+def start(g: Game) -> None:
+    g.phase = "P5"
+    g.round = 0
+    tasks: list[Task] = [(settle, s) for s in g._order()]
+    tasks.append((rumours,))
+    g._push(*tasks)
+
+
+def settle(g: Game, seat: int) -> None:
+    p = g.players[seat]
+    held = p.concert is not None
+    # P5.1: income, then the P4.4 bonus and Guarneri
+    if held and p.concert["income"]:
+        effects.receive(g, p, p.concert["income"], "P5.1", "concert income")
+    if E.idle_bonus(held, p.actions):
+        effects.receive(g, p, IDLE_BONUS, "P4.4", "at most one action and no concert")
+    if held and "P1" in p.permanent:
+        effects.receive(g, p, GUARNERI_BONUS, "SPECIAL.P1", "Guarneri violin")
+    pay_venue(g, p, held)
+    # P5.3: salaries (SPECIAL.S5 first exempts up to 3)
+    if p.advisor and len(p.orchestras) > 3:
+        g._ask(
+            Decision(
+                seat,
+                "advisor",
+                "SPECIAL.S5",
+                space="subset",
+                items=tuple(p.orchestras),
+                min_size=3,
+                max_size=3,
+            ),
+            on_advisor,
+            seat,
+        )
+    else:
+        on_advisor(g, tuple(p.orchestras) if p.advisor else (), seat)
+
+
+def pay_venue(g: Game, p: PlayerState, held: bool) -> None:
+    venue = p.venue
+    assert venue is not None
+    opts = g.rules.options
+    cost = E.venue_cost(
+        venue, held_concert=held, rules=g.rules, chapel_free=g.chapel_free == p.seat, tour_guide=p.tour_guide
+    )
+    if cost.free:  # P3.HALL.1, SPECIAL.S3
+        g._emit("venue_free", cost.rule, p.seat, {"area": venue})
+        return
+    rule, money, fame_cost = cost.rule, cost.money, cost.fame
+    if fame_cost:
+        effects.change_fame(g, p, -fame_cost, rule, f"{venue} costs {fame_cost} fame", venue=venue)
+        return
+    paid = min(money, p.money)
+    if paid:
+        effects.pay(g, p, paid, rule, f"{venue}", venue=venue)
+    unpaid = money - paid
+    if unpaid:
+        if opts["RULING-UNPAID-VENUE"] == "fame-per-50":
+            lost = E.unpaid_venue_fame(unpaid)
+            g._emit("unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": lost})
+            effects.change_fame(g, p, -lost, "RULING-UNPAID-VENUE", f"{unpaid} G venue unpaid", venue=venue)
+        else:
+            g._emit("unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": 0})
+
+
+def salary(g: Game, p: PlayerState, orch: str) -> int:
+    return E.salary_due(g.cards.orchestras[orch].salary, p.concert is not None)  # P4.3
+
+
+def on_advisor(g: Game, exempt: tuple[str, ...], seat: int) -> None:
+    p = g.players[seat]
+    if exempt:
+        g._emit("exempt", "SPECIAL.S5", seat, {"orchestras": list(exempt)})
+    due = [o for o in p.orchestras if o not in exempt]
+    total = sum(salary(g, p, o) for o in due)
+    if total <= p.money:
+        on_salaries(g, tuple(due), seat, tuple(due))
+        return
+    if all(salary(g, p, o) > p.money for o in due):  # nothing payable: no choice
+        on_salaries(g, (), seat, tuple(due))
+        return
+    g._ask(
+        Decision(
+            seat,
+            "salaries",
+            "P5.3",
+            space="subset",
+            items=tuple(due),
+            costs=tuple(salary(g, p, o) for o in due),
+            budget=p.money,
+            min_size=0,
+            max_size=len(due),
+            maximal=True,
+        ),
+        on_salaries,
+        seat,
+        tuple(due),
+    )
+
+
+def on_salaries(g: Game, paid: tuple[str, ...], seat: int, due: tuple[str, ...]) -> None:
+    p = g.players[seat]
+    rule = "P5.3" if p.concert is not None else "P4.3"
+    total = sum(salary(g, p, o) for o in paid)
+    if total:
+        effects.pay(g, p, total, rule, f"salaries of {len(paid)} orchestra(s)")
+    for orch in due:
+        if orch not in paid:
+            effects.add_marker(g, p, orch, "P5.3", "salary unpaid")
+    # P5.4: the fame surcharge
+    surcharge = E.surcharge(p.fame)
+    if surcharge:
+        if p.money >= surcharge:
+            effects.pay(g, p, surcharge, "P5.4", f"salary surcharge at fame {p.fame}")
+        elif g.rules.options["RULING-UNPAID-SURCHARGE"] == "marker" and p.orchestras:
+            g._ask(
+                Decision(seat, "surcharge_marker", "RULING-UNPAID-SURCHARGE", options=tuple(p.orchestras)),
+                on_surcharge_marker,
+                seat,
+            )
+            return
+        else:
+            g._emit("unpaid", "RULING-UNPAID-SURCHARGE", seat, {"amount": surcharge})
+    fame_cards(g, seat)
+
+
+def on_surcharge_marker(g: Game, orch: str, seat: int) -> None:
+    effects.add_marker(g, g.players[seat], orch, "RULING-UNPAID-SURCHARGE", "salary surcharge unpaid")
+    fame_cards(g, seat)
+
+
+def fame_cards(g: Game, seat: int) -> None:
+    p = g.players[seat]
+    if p.concert is None:
+        return
+    if "P2" in p.permanent:  # P5.5
+        effects.change_fame(g, p, E.STRADIVARI_FAME, "SPECIAL.P2", "Stradivari cello")
+    if "P7" in p.permanent:
+        kind = TOURS if p.venue in TOURS else HALLS
+        alone = all(s == seat for a, s in g.venues.items() if a in kind)
+        if alone:
+            effects.change_fame(
+                g, p, E.JOURNALIST_FAME, "SPECIAL.P7", "Journalist: alone in a hall/on a tour"
+            )
+
+
+def rumours(g: Game) -> None:
+    # P5.6: at the very end of P5 the Rumourmonger's markers are placed.
+    for owner in g._order():
+        if g.players[owner].rumour:
+            targets = [s for s in g._order() if s != owner]
+            g._push(*[(ask_rumour, s, owner) for s in targets])
+
+
+def ask_rumour(g: Game, seat: int, owner: int) -> None:
+    p = g.players[seat]
+    if not p.orchestras:
+        g._emit("rumour_void", "SPECIAL.S6", seat, {"owner": owner})
+        return
+    g._ask(
+        Decision(seat, "rumour_marker", "SPECIAL.S6", options=tuple(p.orchestras), info={"owner": owner}),
+        on_rumour,
+        seat,
+        owner,
+    )
+
+
+def on_rumour(g: Game, orch: str, seat: int, owner: int) -> None:
+    effects.add_marker(g, g.players[seat], orch, "SPECIAL.S6", f"rumour from seat {owner}")

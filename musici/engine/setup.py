@@ -1,0 +1,73 @@
+"""SETUP: shuffling, the 3-player removals, the starting hands, markets and money (SETUP.1–6)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from musici.economy import START_MONEY
+from musici.engine import flow
+
+if TYPE_CHECKING:
+    from musici.engine.game import Game
+
+
+def deal(g: Game) -> None:
+    cards, rng = g.cards, g.rng
+    orchestras = list(cards.orchestras)
+    if g.n == 3:  # SETUP.6: before shuffling, remove 2+2+1+1 orchestras
+        removed: list[str] = []
+        for (style, part), k in (
+            (("modern", "instrumental"), 2),
+            (("modern", "vocal"), 2),
+            (("authentic", "instrumental"), 1),
+            (("authentic", "vocal"), 1),
+        ):
+            kind = [
+                o
+                for o in orchestras
+                if cards.orchestras[o].style == style and cards.orchestras[o].part == part
+            ]
+            removed.extend(kind[-k:])
+        orchestras = [o for o in orchestras if o not in removed]
+        g.out_of_game.extend(removed)
+        g._emit("removed", "SETUP.6", None, {"orchestras": removed})
+    scores = [c.id for c in cards.scores]
+    rng.shuffle(scores)  # SETUP.2
+    rng.shuffle(orchestras)  # SETUP.3
+    specials = list(cards.specials)
+    rng.shuffle(specials)
+    for deck in ("authentic", "modern"):
+        pile = [c.id for c in cards.discoveries if c.deck == deck]
+        rng.shuffle(pile)
+        g.discovery_decks[deck] = pile
+    if g.n == 3:  # SETUP.6: after shuffling, 6 scores and 3 of each discovery deck
+        hidden = [scores.pop() for _ in range(6)]
+        for deck in ("authentic", "modern"):
+            hidden.extend(g.discovery_decks[deck].pop() for _ in range(3))
+        g.out_of_game.extend(hidden)
+        g._emit("removed", "SETUP.6", None, {"scores": 6, "discoveries": 6, "cards": hidden}, private=())
+    for p in g.players:  # SETUP.2: 3 secret cards each
+        p.hand = [scores.pop() for _ in range(3)]
+        g._emit("deal", "SETUP.2", p.seat, {"cards": p.hand[:]}, private=(p.seat,))
+    g.score_market = [scores.pop() for _ in range(4)]
+    g.score_deck = scores
+    g.orchestra_market = [orchestras.pop() for _ in range(4)]  # SETUP.3
+    g.orchestra_deck = orchestras
+    g.special_slot = specials.pop()
+    g.special_deck = specials
+    if g.rules.options["RULING-START-PLAYER"] == "random":  # SETUP.5
+        g.start_player = rng.randrange(g.n)
+    g._emit(
+        "setup",
+        "SETUP.1",
+        None,
+        {
+            "money": START_MONEY,
+            "start_player": g.start_player,
+            "scores": list(g.score_market),
+            "orchestras": list(g.orchestra_market),
+            "special": g.special_slot,
+            "months": g.rules.months,
+        },
+    )
+    g._push((flow.month_start,))
