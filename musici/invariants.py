@@ -201,7 +201,7 @@ def _check_table(game: Game, fail: Any) -> None:
             fail(f"seat {p.seat} employs an orchestra twice")
     if game.phase == "P2" and game.decision is not None and game.decision.kind == "media_bid":
         step = game.rules.options["RULING-MEDIA-STEP"]
-        for seat, bid in game._media_bids.items():
+        for seat, bid in game.media_bids.items():
             if not 0 <= bid <= game.players[seat].money or bid % step:
                 fail(f"sealed media bid {bid} of seat {seat} is not legal (P2.1, P2.6)")
     if game.finished:

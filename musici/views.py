@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -103,9 +104,16 @@ class PlayerView:
     def hand(self) -> tuple[str, ...]:
         return tuple(self._game.players[self.seat].hand)
 
+    def resample(self, rng: random.Random,
+                 media_bid: Callable[[Game, int], int] | None = None) -> Game:
+        """A possible world: a game this seat cannot tell from the real one, everything hidden
+        from it re-drawn with ``rng`` by the engine (``Game.resample``), for search bots."""
+        return self._game.resample(self.seat, rng, media_bid)
+
     @property
     def my_media_bid(self) -> int | None:
-        return self._game._media_bids.get(self.seat) if self._game.phase == "P2" else None
+        """This seat's own sealed media bid in P2 (P2.1); others' bids stay hidden."""
+        return self._game.media_bids.get(self.seat) if self._game.phase == "P2" else None
 
     def player(self, seat: int) -> PublicPlayer:
         p = self._game.players[seat]

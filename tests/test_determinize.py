@@ -25,7 +25,7 @@ def _hidden_state(game: Game, seat: int) -> tuple:
         tuple(tuple(p.hand) for p in game.players if p.seat != seat),
         tuple(game.score_deck), tuple(game.orchestra_deck), tuple(game.special_deck),
         tuple(game.discovery_decks["authentic"]), tuple(game.discovery_decks["modern"]),
-        tuple(game.out_of_game), tuple(sorted(game._media_bids.items())),
+        tuple(game.out_of_game), tuple(sorted(game.media_bids.items())),
     )
 
 
@@ -71,16 +71,30 @@ def test_sample_depends_only_on_the_view(seed: int) -> None:
 
 def test_sealed_media_bids_are_resampled() -> None:
     game = Game(4, seed=2)
-    while not (game.phase == "P2" and len(game._media_bids) >= 2):
+    while not (game.phase == "P2" and len(game.media_bids) >= 2):
         game.ask(random_strategy)
     seat = game.decision.player
-    real = dict(game._media_bids)
-    bids = [determinize(game.view(seat), random.Random(k))._media_bids for k in range(20)]
+    real = dict(game.media_bids)
+    bids = [determinize(game.view(seat), random.Random(k)).media_bids for k in range(20)]
     assert all(b.keys() == real.keys() for b in bids)
     assert any(b != real for b in bids)
     for b in bids:
         for other, amount in b.items():
             assert 0 <= amount <= game.players[other].money
+
+
+def test_media_bid_model_sets_the_others_sealed_bids_and_is_checked() -> None:
+    # The engine's seam (Game.resample): a bot may model how the others bid (P2.1).
+    game = Game(4, seed=2)
+    while not (game.phase == "P2" and len(game.media_bids) >= 2):
+        game.ask(random_strategy)
+    seat = game.decision.player
+    real = dict(game.media_bids)
+    world = determinize(game.view(seat), random.Random(3), media_bid=lambda w, s: 5 * s)
+    assert dict(world.media_bids) == {s: real[s] if s == seat else 5 * s for s in real}
+    assert dict(game.media_bids) == real  # the real game is untouched
+    with pytest.raises(ValueError, match="not a legal sealed bid"):
+        determinize(game.view(seat), random.Random(3), media_bid=lambda w, s: 3)
 
 
 def test_sample_keeps_the_public_backs_of_every_hand() -> None:

@@ -56,7 +56,7 @@ def snapshot(game: Game) -> tuple:
               game.discovery_decks, game.special_deck, game.special_slot, game.thief_marks,
               game.out_of_game, game.venues, game.media, game.chapel_free)),
         (game.month, game.phase, game.round, game.start_player, game.step),
-        repr((game.results, game.monthly, game._media_bids)),
+        repr((game.results, game.monthly, game.media_bids)),
         rng_states(game),
         repr(d), None if d is None else dict(d.info), type(d.info) if d else None,
         repr(game._pending), repr(game._stack), game.rules, game.cards.fingerprint,

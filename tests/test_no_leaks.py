@@ -105,7 +105,7 @@ def hidden_state(game: Game, seat: int) -> tuple:
     return (tuple(tuple(p.hand) for p in game.players if p.seat != seat), tuple(game.score_deck),
             tuple(game.orchestra_deck), tuple(game.special_deck),
             tuple(map(tuple, game.discovery_decks.values())), tuple(game.out_of_game),
-            tuple(sorted(game._media_bids.items())), game._random(0).getstate())
+            tuple(sorted(game.media_bids.items())), game._random(0).getstate())
 
 
 def bot_answer(game: Game, seat: int, spec: Any) -> tuple[Any, Any]:
@@ -160,7 +160,7 @@ def check_game_for_leaks(game: Game, strategies: list[Any], rnd: random.Random, 
             if seat != decision.player:
                 continue
             assert twin.decision == decision and dict(twin.decision.info) == dict(decision.info)
-            if game.phase == "P2" and len(game._media_bids) > (seat in game._media_bids):
+            if game.phase == "P2" and len(game.media_bids) > (seat in game.media_bids):
                 p2_checked += 1
             if deep and (game.step % bots_every == 0 or game.phase == "P2"):
                 for name, spec in BOT_SPECS.items():

@@ -41,7 +41,7 @@ def snapshot(game: Game) -> dict[str, Any]:
                   game.out_of_game),
         "table": (game.n, game.seed, game.rules, game.cards.fingerprint, game.month, game.phase,
                   game.round, game.start_player, game.venues, game.media, game.chapel_free,
-                  game._media_bids, game.monthly, game.results),
+                  game.media_bids, game.monthly, game.results),
         "rngs": [game._random(i).getstate() for i in range(game.n + 1)],
         "machine": (game._stack, game._pending),
     }

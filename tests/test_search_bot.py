@@ -35,7 +35,7 @@ def _fingerprint(game: Game) -> tuple:
         tuple(game.score_deck), tuple(game.score_market), tuple(game.orchestra_deck),
         tuple(game.orchestra_market), tuple(game.special_deck), game.special_slot,
         tuple(game.discovery_decks["authentic"]), tuple(game.discovery_decks["modern"]),
-        tuple(sorted(game._media_bids.items())), tuple(sorted(game.venues.items())),
+        tuple(sorted(game.media_bids.items())), tuple(sorted(game.venues.items())),
         game.month, game.phase, game.round, game.decision, len(game.events),
         tuple(game.answers), len(game._stack), game.rng.getstate(),
     )

@@ -16,12 +16,12 @@ def snapshot(game):
 
 
 def test_view_hides_other_hands_bids_and_decks():
-    game = advance_to(Game(seed=3), "media_bid", when=lambda g: len(g._media_bids) == 1)
-    bidder = next(iter(game._media_bids))
+    game = advance_to(Game(seed=3), "media_bid", when=lambda g: len(g.media_bids) == 1)
+    bidder = next(iter(game.media_bids))
     other = game.decision.player
     view = game.view(other)
     assert view.my_media_bid is None  # the first bid is not this seat's
-    assert game.view(bidder).my_media_bid == game._media_bids[bidder]
+    assert game.view(bidder).my_media_bid == game.media_bids[bidder]
     secret = [e for e in game.events if e.kind == "media_bid"]
     assert secret and all(e not in view.history for e in secret)
     for seat in range(4):

@@ -10,7 +10,8 @@ runs on to the next decision. Every random draw comes from the game's own genera
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from musici.cards import CardSet, standard_cardset
@@ -261,6 +262,22 @@ class Game:
         new._stack = self._stack[:]
         new._asking = None  # a copy made while a strategy thinks is free to be played
         return new
+
+    @property
+    def media_bids(self) -> Mapping[int, int]:
+        """This P2's sealed media bids so far, seat -> G (P2.1). Sealed: a seat's view shows
+        only its own bid (``PlayerView.my_media_bid``) until all are revealed together."""
+        return MappingProxyType(self._media_bids)
+
+    def resample(self, seat: int, rng: random.Random,
+                 media_bid: Callable[[Game, int], int] | None = None) -> Game:
+        """A game ``seat`` cannot tell from this one: everything hidden from it re-drawn with
+        ``rng`` (:mod:`musici.engine.resample`; OpenSpiel's ``resample_from_infostate``)."""
+        from musici.engine.resample import resample
+
+        if not 0 <= seat < self.n:
+            raise GameError(f"no seat {seat!r} in a {self.n}-player game")
+        return resample(self, seat, rng, media_bid)
 
     # ------------------------------------------------------------------ positions
     def resume_at(self, point: str, seat: int | None = None) -> None:

@@ -193,21 +193,17 @@ class SearchBot:
             game.answer(policies[d.player](game.view(d.player), d))
 
     @staticmethod
-    def _model_media_bids(world: Game, seat: int, policies: list[Strategy]) -> None:
-        """Re-draw the sealed bids of the seats that bid before us with the rollout policy.
-
-        determinize() draws them uniformly up to each bidder's money, far above what bots bid.
-        """
-        bids = dict(world._media_bids)
-        step = world.rules.options["RULING-MEDIA-STEP"]
-        for other in bids:
-            if other == seat:
-                continue
+    def _media_bid_model(policies: list[Strategy]) -> Callable[[Game, int], int]:
+        """Sealed bids of the seats that bid before us, re-drawn with the rollout policy
+        (the engine's default draws them uniformly up to each bidder's money, far above what
+        bots bid)."""
+        def bid(world: Game, other: int) -> int:
+            step = world.rules.options["RULING-MEDIA-STEP"]
             money = world.players[other].money
             decision = Decision(other, "media_bid", "P2.1", space="amount", lo=0,
                                 hi=money - money % step, step=step)
-            bids[other] = decision.normalize(policies[other](world.view(other), decision))
-        world._media_bids = bids
+            return int(decision.normalize(policies[other](world.view(other), decision)))
+        return bid
 
     def __call__(self, view: PlayerView, decision: Decision) -> Answer:
         """Answer ``decision`` from ``view`` alone (the strategy protocol)."""
@@ -225,9 +221,9 @@ class SearchBot:
         policies = self._policies(view.n_players)
         totals = [0.0] * len(cands)
         for _ in range(self.worlds):
-            world = determinize(view, random.Random(rng.getrandbits(64)))
-            if self.model_bids and world.phase == "P2":
-                self._model_media_bids(world, seat, policies)
+            world = determinize(view, random.Random(rng.getrandbits(64)),
+                                media_bid=self._media_bid_model(policies) if self.model_bids
+                                else None)
             for i, cand in enumerate(cands):
                 g = world.clone(keep_log=False)
                 g.answer(cand)
