@@ -15,10 +15,10 @@ widget, a replay) answers through the same door.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 Answer = Any  # str | int | tuple[str, ...]
 _NO_INFO: Mapping[str, Any] = MappingProxyType({})  # shared: read-only and empty
@@ -42,14 +42,70 @@ def _plain(answer: Any) -> bool:
     return kind in _PLAIN or (kind is tuple and all(type(a) in _PLAIN for a in answer))
 
 
+class Kind(StrEnum):
+    """Every kind of decision the engine poses (a ``str``: ``Kind.AUCTION == "auction"``).
+
+    A strategy may dispatch on ``decision.kind``; a handler for a kind not listed here is a
+    bug (tests check the bots' handlers against this list).
+    """
+
+    AUCTION = "auction"
+    MEDIA_BID = "media_bid"
+    VENUE = "venue"
+    ACTION = "action"
+    CONCERT_CARD = "concert_card"
+    CONCERT_ORCHESTRAS = "concert_orchestras"
+    HIRE = "hire"
+    POACH_CONSENT = "poach_consent"
+    BUY = "buy"
+    BUY_PRICE = "buy_price"
+    BUY_ERA = "buy_era"
+    SELL = "sell"
+    BUY_FALLBACK = "buy_fallback"
+    DISCOVER = "discover"
+    APPEASE = "appease"
+    SPECIAL = "special"
+    AUCTIONEER = "auctioneer"
+    EDUCATOR = "educator"
+    COLLECTOR = "collector"
+    THIEF = "thief"
+    ADVISOR = "advisor"
+    SALARIES = "salaries"
+    SURCHARGE_MARKER = "surcharge_marker"
+    RUMOUR_MARKER = "rumour_marker"
+
+
+# ---------------------------------------------------------------------------- option codec
+# Some choice options stand for something other than a card id: another player (P4.BUY.2:
+# "player:2") or a discovery deck (SPECIAL.S7: "deck:modern"). One codec writes and reads
+# them, as python-chess's Move.uci() / Move.from_uci() do for moves.
+_PLAYER, _DECK = "player:", "deck:"
+
+
+def player_option(seat: int) -> str:
+    """The option naming another player, e.g. a seller to buy from (P4.BUY.2)."""
+    return f"{_PLAYER}{seat}"
+
+
+def deck_option(deck: str) -> str:
+    """The option naming the top card of a discovery deck (SPECIAL.S7)."""
+    return f"{_DECK}{deck}"
+
+
+def parse_option(option: str) -> tuple[str, str | int]:
+    """``("player", seat)``, ``("deck", name)`` or ``("card", card_id)`` for an option."""
+    if option.startswith(_PLAYER):
+        return "player", int(option[len(_PLAYER):])
+    if option.startswith(_DECK):
+        return "deck", option[len(_DECK):]
+    return "card", option
+
+
 class IllegalAnswer(ValueError):
     """An answer that is not legal for the pending decision; the game is left unchanged."""
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Decision:
-    """One pending choice: who decides, what kind, and which answers are legal."""
-
+class _DecisionFields(NamedTuple):
     player: int
     kind: str
     rule: str
@@ -66,38 +122,41 @@ class Decision:
     min_size: int = 0
     max_size: int = 0
     maximal: bool = False
-    info: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    info: Mapping[str, Any] = _NO_INFO
 
-    def __init__(self, player: int, kind: str, rule: str, space: str = "choice",
-                 options: tuple[Any, ...] = (), lo: int = 0, hi: int = 0, step: int = 1,
-                 items: tuple[str, ...] = (), costs: tuple[int, ...] = (),
-                 groups: tuple[str, ...] = (), limits: tuple[int, ...] = (),
-                 budget: int | None = None, min_size: int = 0, max_size: int = 0,
-                 maximal: bool = False, info: Mapping[str, Any] = _NO_INFO) -> None:
-        # The generated frozen __init__ pays an object.__setattr__ call per field (17, most of
-        # the cost of a decision); filling a mutable twin with the same slots and switching
-        # the class back gives the same frozen object several times faster.
-        cls = type(self)
-        object.__setattr__(self, "__class__", _Draft)
-        self.player = player
-        self.kind = kind
-        self.rule = rule
-        self.space = space
-        self.options = options
-        self.lo = lo
-        self.hi = hi
-        self.step = step
-        self.items = items
-        self.costs = costs
-        self.groups = groups
-        self.limits = limits
-        self.budget = budget
-        self.min_size = min_size
-        self.max_size = max_size
-        self.maximal = maximal
+
+class Decision(_DecisionFields):
+    """One pending choice: who decides, what kind, and which answers are legal.
+
+    An immutable value (a named tuple: cheap to build on the engine's hot path, and
+    immutable without per-field checks). ``info`` is public context, read-only and not part
+    of equality. Make a changed copy with ``decision._replace(player=1)``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, player: int, kind: str, rule: str, space: str = "choice",
+                options: tuple[Any, ...] = (), lo: int = 0, hi: int = 0, step: int = 1,
+                items: tuple[str, ...] = (), costs: tuple[int, ...] = (),
+                groups: tuple[str, ...] = (), limits: tuple[int, ...] = (),
+                budget: int | None = None, min_size: int = 0, max_size: int = 0,
+                maximal: bool = False, info: Mapping[str, Any] = _NO_INFO) -> Decision:
         # Read-only, so a strategy cannot alter what the next one (or the stepper) sees.
-        self.info = info if info is _NO_INFO else MappingProxyType(dict(info))
-        self.__class__ = cls
+        if info is not _NO_INFO:
+            info = MappingProxyType(dict(info))
+        return tuple.__new__(cls, (player, kind, rule, space, options, lo, hi, step, items,
+                                   costs, groups, limits, budget, min_size, max_size, maximal,
+                                   info))
+
+    def __eq__(self, other: object) -> bool:
+        # A decision equals only a decision, and ``info`` (context) is not compared.
+        return isinstance(other, Decision) and self[:16] == other[:16]
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self[:16])
 
     def describe_legal(self) -> str:
         """The legal answers in words, for error messages and teaching."""
@@ -190,7 +249,7 @@ class Decision:
             return self.options[rng.randrange(len(self.options))]
         if self.space == "amount":
             return self.lo + self.step * rng.randrange((self.hi - self.lo) // self.step + 1)
-        candidates = range(len(self.items))
+        candidates: Sequence[int] = range(len(self.items))
         if self.groups:
             group = rng.choice(sorted(set(self.groups)))
             candidates = [i for i in candidates if self.groups[i] == group]
@@ -211,6 +270,3 @@ class Decision:
                 chosen += 1
         return tuple(item for i, item in enumerate(self.items) for _ in range(counts[i]))
 
-
-# Same slots as Decision, no frozen __setattr__: see Decision.__init__.
-_Draft = type("_DecisionDraft", (), {"__slots__": Decision.__slots__})

@@ -109,7 +109,7 @@ def _check_places(game: Game, fail: Any) -> None:
     if kinds != expected:
         fail(f"card set counts {dict(kinds)} differ from COMP.4-7 {dict(expected)}")
     removed = Counter(_kind(game, c) for c in game.out_of_game)
-    should = Counter()
+    should: Counter[str] = Counter()
     if game.n == 3:  # SETUP.6
         should["score"] = SETUP6_SCORES
         for deck in STYLES:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from conftest import advance_to
 
@@ -95,12 +93,15 @@ def test_decisions_are_frozen_and_keep_their_own_info():
     d = Decision(2, "auction", "P1.1", options=("pass", "bid"), info=info)
     info["card"] = "S02"  # the caller's dict is copied
     assert d.info == {"card": "S01"} and type(d) is Decision
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         d.player = 0  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        d.extra = 0  # type: ignore[attr-defined]  (no __dict__: a value, not a bag)
     with pytest.raises(TypeError):
         d.info["card"] = "S03"  # type: ignore[index]
     assert d == Decision(2, "auction", "P1.1", options=("pass", "bid"))  # info not compared
-    assert dataclasses.replace(d, player=1).info == d.info
+    assert d._replace(player=1).info == d.info
+    assert d != tuple(d) and hash(d) == hash(Decision(2, "auction", "P1.1", options=("pass", "bid")))
     assert Decision(0, "venue", "P3.1").info == {} and Decision(0, "venue", "P3.1").step == 1
 
 
@@ -142,3 +143,47 @@ def test_a_view_cannot_be_turned_into_another_seat():
     with pytest.raises(AttributeError):
         view.seat = 1  # type: ignore[misc]
     assert view.seat == 0 and view.hand == tuple(game.players[0].hand)
+
+
+def test_every_bot_handler_answers_a_kind_that_exists():
+    # A handler ``on_<kind>`` for a kind the engine never poses would silently never run.
+    import inspect
+
+    from musici.decisions import Kind
+    from musici.strategies import _plans, collector, impresario, merchant
+
+    kinds = {k.value for k in Kind}
+    for module in (_plans, impresario, merchant, collector):
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if not issubclass(cls, _plans.Planner):
+                continue
+            handlers = {name[3:] for name in dir(cls) if name.startswith("on_")}
+            assert handlers, cls
+            unknown = handlers - kinds
+            assert not unknown, f"{cls.__name__} handles kinds the engine never poses: {unknown}"
+
+
+def test_the_engine_poses_only_listed_kinds():
+    from musici.decisions import Kind
+    from musici.strategies import random_strategy
+
+    kinds = {k.value for k in Kind}
+    seen: set[str] = set()
+    for seed in range(6):
+        game = Game(players=3 + seed % 2, seed=seed)
+        while game.decision is not None:
+            seen.add(game.decision.kind)
+            game.ask(random_strategy)
+    assert seen <= kinds and len(seen) >= 15, sorted(seen - kinds)
+
+
+def test_option_codec_round_trips():
+    from musici.decisions import deck_option, parse_option, player_option
+
+    assert parse_option(player_option(3)) == ("player", 3)
+    assert parse_option(deck_option("modern")) == ("deck", "modern")
+    assert parse_option("S05") == ("card", "S05")
+    game = advance_to(Game(seed=4), "buy")
+    sellers = [parse_option(o) for o in game.decision.options if parse_option(o)[0] == "player"]
+    assert sellers and all(0 <= seat < game.n and seat != game.decision.player
+                           for _, seat in sellers)

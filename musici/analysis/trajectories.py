@@ -172,7 +172,7 @@ def fame_figure(game: Game, *, money: bool = False, names: Sequence[str] | None 
     months = game.rules.months
     if game.results is not None:
         fames = game.results["fame"]
-        awards = {s: [] for s in range(game.n)}
+        awards: dict[int, list[Any]] = {s: [] for s in range(game.n)}
         for a in game.results["awards"]:
             for s in a["winners"]:
                 awards[s].append(f"{a['award']} +{a['share']} [{a['rule']}]")

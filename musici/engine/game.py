@@ -269,8 +269,9 @@ class Game:
         only its own bid (``PlayerView.my_media_bid``) until all are revealed together."""
         return MappingProxyType(self._media_bids)
 
-    def resample(self, seat: int, rng: random.Random,
-                 media_bid: Callable[[Game, int], int] | None = None) -> Game:
+    def resample(
+        self, seat: int, rng: random.Random, media_bid: Callable[[Game, int], int] | None = None
+    ) -> Game:
         """A game ``seat`` cannot tell from this one: everything hidden from it re-drawn with
         ``rng`` (:mod:`musici.engine.resample`; OpenSpiel's ``resample_from_infostate``)."""
         from musici.engine.resample import resample
@@ -298,21 +299,22 @@ class Game:
         task: Task
         if point == "action":
             if self.phase != "P4" or seat is None or not 0 <= seat < self.n:
-                raise GameError(f"resume_at('action') needs phase P4 and a seat, got phase "
-                                f"{self.phase} and seat {seat!r}")
+                raise GameError(
+                    f"resume_at('action') needs phase P4 and a seat, got phase {self.phase} and seat {seat!r}"
+                )
             task = (p4_actions.ask_action, seat)
         elif point == "auction":
             if self.phase != "P1" or self.special_slot is None:
-                raise GameError(f"resume_at('auction') needs phase P1 with a card in the "
-                                f"auction slot, got phase {self.phase}")
-            task = (p1_auction.turn, self._order(), 0,
-                    [p.banned_now for p in self.players], 0, None)
+                raise GameError(
+                    f"resume_at('auction') needs phase P1 with a card in the "
+                    f"auction slot, got phase {self.phase}"
+                )
+            task = (p1_auction.turn, self._order(), 0, [p.banned_now for p in self.players], 0, None)
         elif point == "end":
             self._stack.clear()
             task = (end.score,)
         else:
-            raise GameError(f"unknown resume point {point!r}; expected one of "
-                            f"'action', 'auction', 'end'")
+            raise GameError(f"unknown resume point {point!r}; expected one of 'action', 'auction', 'end'")
         self.decision = None
         self._pending = None
         self._stack.append(task)

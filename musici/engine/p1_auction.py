@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from musici.decisions import Decision
+from musici.decisions import Decision, Kind
 from musici.economy import AUCTION_STEP
 from musici.engine import effects
 
@@ -51,7 +51,7 @@ def offer(
     g._ask(
         Decision(
             seat,
-            "auction",
+            Kind.AUCTION,
             rule,
             options=options,
             info={"card": g.special_slot, "bid": bid, "high": high, "leader": leader},

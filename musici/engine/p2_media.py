@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from musici.decisions import Decision
+from musici.decisions import Decision, Kind
 from musici.economy import CRITIC_BONUS
 from musici.engine import effects
 
@@ -26,7 +26,7 @@ def ask_bid(g: Game, seat: int) -> None:
     step = g.rules.options["RULING-MEDIA-STEP"]
     money = g.players[seat].money
     g._ask(
-        Decision(seat, "media_bid", "P2.1", space="amount", lo=0, hi=money - money % step, step=step),
+        Decision(seat, Kind.MEDIA_BID, "P2.1", space="amount", lo=0, hi=money - money % step, step=step),
         on_bid,
         seat,
     )

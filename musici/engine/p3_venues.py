@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from musici import economy as E
-from musici.decisions import Decision
+from musici.decisions import Decision, Kind
 from musici.economy import AREAS
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ def ask_venue(g: Game, seat: int) -> None:
         for a in AREAS  # P3.1, P3.TOUR.5
         if a not in g.venues and E.may_choose_area(a, p.fame, g.rules)
     )
-    g._ask(Decision(seat, "venue", "P3.1", options=options), on_venue, seat)
+    g._ask(Decision(seat, Kind.VENUE, "P3.1", options=options), on_venue, seat)
 
 
 def on_venue(g: Game, area: str, seat: int) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from musici import economy as E
 from musici import scoring
 from musici.cards import VIRTUOSOS
-from musici.decisions import Decision
+from musici.decisions import Decision, Kind, parse_option, player_option
 from musici.economy import ACTION_ROUNDS, DISCOVER_PRICE, SCORE_PRICE
 from musici.engine import effects, p4_specials
 from musici.state import PlayerState
@@ -37,7 +37,7 @@ def begin_round(g: Game, r: int) -> None:
 def ask_action(g: Game, seat: int) -> None:
     p = g.players[seat]
     options = ("pass", *[name for name, action in ACTIONS.items() if action.can(g, p)])
-    g._ask(Decision(seat, "action", "P4.1", options=options, info={"round": g.round}), on_action, seat)
+    g._ask(Decision(seat, Kind.ACTION, "P4.1", options=options, info={"round": g.round}), on_action, seat)
 
 
 def on_action(g: Game, action: str, seat: int) -> None:
@@ -60,7 +60,9 @@ def virtuosos(g: Game, p: PlayerState) -> list[str]:
 
 
 def start_concert(g: Game, p: PlayerState) -> None:
-    g._ask(Decision(p.seat, "concert_card", "P4.CONCERT.1", options=tuple(p.hand)), on_concert_card, p.seat)
+    g._ask(
+        Decision(p.seat, Kind.CONCERT_CARD, "P4.CONCERT.1", options=tuple(p.hand)), on_concert_card, p.seat
+    )
 
 
 def on_concert_card(g: Game, card: str, seat: int) -> None:
@@ -74,7 +76,7 @@ def on_concert_card(g: Game, card: str, seat: int) -> None:
     g._ask(
         Decision(
             seat,
-            "concert_orchestras",
+            Kind.CONCERT_ORCHESTRAS,
             "P4.CONCERT.2",
             space="subset",
             items=tuple(items),
@@ -167,7 +169,7 @@ def poach_price(g: Game, orch: str, markers: int) -> int:
 
 
 def start_hire(g: Game, p: PlayerState) -> None:
-    g._ask(Decision(p.seat, "hire", "P4.HIRE.1", options=tuple(hire_targets(g, p))), on_hire, p.seat)
+    g._ask(Decision(p.seat, Kind.HIRE, "P4.HIRE.1", options=tuple(hire_targets(g, p))), on_hire, p.seat)
 
 
 def owner_of(g: Game, orch: str) -> PlayerState | None:
@@ -192,7 +194,7 @@ def on_hire(g: Game, orch: str, seat: int) -> None:
     g._ask(
         Decision(
             owner.seat,
-            "poach_consent",
+            Kind.POACH_CONSENT,
             "P4.HIRE.2",
             options=("agree", "refuse"),
             info={"buyer": seat, "orchestra": orch, "price": price},
@@ -237,7 +239,7 @@ def iter_buy_targets(g: Game, p: PlayerState) -> Iterator[str]:
     yield from iter_market_buys(g, p)
     for q in g.players:
         if q is not p and q.hand:
-            yield f"player:{q.seat}"
+            yield player_option(q.seat)
 
 
 def market_buys(g: Game, p: PlayerState) -> list[str]:
@@ -253,19 +255,20 @@ def can_buy(g: Game, p: PlayerState) -> bool:
 
 
 def start_buy(g: Game, p: PlayerState) -> None:
-    g._ask(Decision(p.seat, "buy", "P4.BUY.1", options=tuple(buy_targets(g, p))), on_buy, p.seat)
+    g._ask(Decision(p.seat, Kind.BUY, "P4.BUY.1", options=tuple(buy_targets(g, p))), on_buy, p.seat)
 
 
 def on_buy(g: Game, target: str, seat: int) -> None:
     p = g.players[seat]
-    if not target.startswith("player:"):
+    what, value = parse_option(target)
+    if what != "player":
         buy_face_up(g, p, target, "P4.BUY.1")
         return
-    seller = int(target.split(":")[1])
+    seller = int(value)
     g._ask(
         Decision(
             seat,
-            "buy_price",
+            Kind.BUY_PRICE,
             "P4.BUY.2",
             space="amount",
             lo=0,
@@ -295,7 +298,7 @@ def on_buy_price(g: Game, price: int, seat: int, seller: int) -> None:
     g._ask(
         Decision(
             seat,
-            "buy_era",
+            Kind.BUY_ERA,
             "RULING-NEGOTIATION",
             options=("any", "baroque", "classical", "romantic"),
             info={"seller": seller, "price": price},
@@ -314,7 +317,7 @@ def on_buy_era(g: Game, era: str, seat: int, seller: int, price: int) -> None:
     g._ask(
         Decision(
             seller,
-            "sell",
+            Kind.SELL,
             "RULING-NEGOTIATION",
             options=("decline", *cards),
             info={"buyer": seat, "price": price, "era": era},
@@ -341,7 +344,7 @@ def on_sell(g: Game, answer: str, seat: int, seller: int, price: int) -> None:
     if not fallback:
         g._emit("action_spent", "P4.BUY.3", seat, {})
         return
-    g._ask(Decision(seat, "buy_fallback", "P4.BUY.3", options=tuple(fallback)), on_buy_fallback, seat)
+    g._ask(Decision(seat, Kind.BUY_FALLBACK, "P4.BUY.3", options=tuple(fallback)), on_buy_fallback, seat)
 
 
 def on_buy_fallback(g: Game, card: str, seat: int) -> None:
@@ -350,7 +353,7 @@ def on_buy_fallback(g: Game, card: str, seat: int) -> None:
 
 def start_discover(g: Game, p: PlayerState) -> None:
     options = tuple(d for d in ("authentic", "modern") if g.discovery_decks[d])
-    g._ask(Decision(p.seat, "discover", "P4.DISCOVER.1", options=options), on_discover, p.seat)
+    g._ask(Decision(p.seat, Kind.DISCOVER, "P4.DISCOVER.1", options=options), on_discover, p.seat)
 
 
 def on_discover(g: Game, deck: str, seat: int) -> None:
@@ -367,7 +370,7 @@ def start_appease(g: Game, p: PlayerState) -> None:
     g._ask(
         Decision(
             p.seat,
-            "appease",
+            Kind.APPEASE,
             "P4.APPEASE.1",
             space="subset",
             items=items,

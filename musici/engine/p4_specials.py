@@ -9,7 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from musici.decisions import Decision
+from musici.cards import STYLES
+from musici.decisions import Decision, Kind, deck_option, parse_option
 from musici.economy import EDUCATOR_TAKES, TOURS
 from musici.engine import effects
 from musici.state import PlayerState
@@ -29,7 +30,9 @@ def usable_specials(g: Game, p: PlayerState) -> list[str]:
 
 def start_special(g: Game, p: PlayerState) -> None:
     g._ask(
-        Decision(p.seat, "special", "P4.SPECIAL.1", options=tuple(usable_specials(g, p))), on_special, p.seat
+        Decision(p.seat, Kind.SPECIAL, "P4.SPECIAL.1", options=tuple(usable_specials(g, p))),
+        on_special,
+        p.seat,
     )
 
 
@@ -49,7 +52,7 @@ def _always(g: Game, p: PlayerState) -> bool:
 
 def play_auctioneer(g: Game, p: PlayerState) -> None:  # SPECIAL.S1
     others = tuple(s for s in g._order() if s != p.seat)
-    g._ask(Decision(p.seat, "auctioneer", "SPECIAL.S1", options=others), on_auctioneer, p.seat)
+    g._ask(Decision(p.seat, Kind.AUCTIONEER, "SPECIAL.S1", options=others), on_auctioneer, p.seat)
 
 
 def play_critic(g: Game, p: PlayerState) -> None:  # SPECIAL.S2, P2.5
@@ -75,7 +78,7 @@ def play_educator(g: Game, p: PlayerState) -> None:  # SPECIAL.S4
     g._ask(
         Decision(
             p.seat,
-            "educator",
+            Kind.EDUCATOR,
             "SPECIAL.S4",
             space="subset",
             items=items,
@@ -102,7 +105,7 @@ def cards_to_collect(g: Game, p: PlayerState) -> bool:
 
 
 def play_collector(g: Game, p: PlayerState) -> None:  # SPECIAL.S7
-    g._ask(Decision(p.seat, "collector", "SPECIAL.S7", options=collector_options(g)), on_collector, p.seat)
+    g._ask(Decision(p.seat, Kind.COLLECTOR, "SPECIAL.S7", options=collector_options(g)), on_collector, p.seat)
 
 
 def unmarked_face_up(g: Game, p: PlayerState) -> bool:
@@ -111,7 +114,7 @@ def unmarked_face_up(g: Game, p: PlayerState) -> bool:
 
 def play_thief(g: Game, p: PlayerState) -> None:  # SPECIAL.S8
     options = tuple(c for c in g.score_market if c is not None and c not in g.thief_marks)
-    g._ask(Decision(p.seat, "thief", "SPECIAL.S8", options=options), on_thief, p.seat)
+    g._ask(Decision(p.seat, Kind.THIEF, "SPECIAL.S8", options=options), on_thief, p.seat)
 
 
 def on_auctioneer(g: Game, target: int, seat: int) -> None:
@@ -135,7 +138,7 @@ def on_educator(g: Game, chosen: tuple[str, ...], seat: int) -> None:
 
 def collector_options(g: Game) -> tuple[tuple[str, ...], ...]:
     face_up = [c for c in g.score_market if c is not None]
-    decks = [f"deck:{d}" for d in ("authentic", "modern") if g.discovery_decks[d]]
+    decks = [deck_option(d) for d in STYLES if g.discovery_decks[d]]
     options: list[tuple[str, ...]] = [(c,) for c in face_up]
     options += [(a, b) for i, a in enumerate(face_up) for b in face_up[i + 1 :]]
     options += [(c, d) for c in face_up for d in decks]
@@ -148,8 +151,9 @@ def on_collector(g: Game, chosen: tuple[str, ...], seat: int) -> None:
     p = g.players[seat]
     taken: list[str] = []
     for item in chosen:
-        if item.startswith("deck:"):
-            card = g.discovery_decks[item[5:]].pop()
+        what, deck = parse_option(item)
+        if what == "deck":
+            card = g.discovery_decks[str(deck)].pop()
             p.hand.append(card)
             g._emit("drew", "SPECIAL.S7", seat, {"card": card}, private=(seat,))
             taken.append(item)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from musici import economy as E
-from musici.decisions import Decision
+from musici.decisions import Decision, Kind
 from musici.economy import GUARNERI_BONUS, HALLS, IDLE_BONUS, TOURS
 from musici.engine import effects
 from musici.state import PlayerState
@@ -24,10 +24,11 @@ def start(g: Game) -> None:
 
 def settle(g: Game, seat: int) -> None:
     p = g.players[seat]
-    held = p.concert is not None
+    concert = p.concert
+    held = concert is not None
     # P5.1: income, then the P4.4 bonus and Guarneri
-    if held and p.concert["income"]:
-        effects.receive(g, p, p.concert["income"], "P5.1", "concert income")
+    if concert is not None and concert["income"]:
+        effects.receive(g, p, concert["income"], "P5.1", "concert income")
     if E.idle_bonus(held, p.actions):
         effects.receive(g, p, IDLE_BONUS, "P4.4", "at most one action and no concert")
     if held and "P1" in p.permanent:
@@ -38,7 +39,7 @@ def settle(g: Game, seat: int) -> None:
         g._ask(
             Decision(
                 seat,
-                "advisor",
+                Kind.ADVISOR,
                 "SPECIAL.S5",
                 space="subset",
                 items=tuple(p.orchestras),
@@ -98,7 +99,7 @@ def on_advisor(g: Game, exempt: tuple[str, ...], seat: int) -> None:
     g._ask(
         Decision(
             seat,
-            "salaries",
+            Kind.SALARIES,
             "P5.3",
             space="subset",
             items=tuple(due),
@@ -130,7 +131,7 @@ def on_salaries(g: Game, paid: tuple[str, ...], seat: int, due: tuple[str, ...])
             effects.pay(g, p, surcharge, "P5.4", f"salary surcharge at fame {p.fame}")
         elif g.rules.options["RULING-UNPAID-SURCHARGE"] == "marker" and p.orchestras:
             g._ask(
-                Decision(seat, "surcharge_marker", "RULING-UNPAID-SURCHARGE", options=tuple(p.orchestras)),
+                Decision(seat, Kind.SURCHARGE_MARKER, "RULING-UNPAID-SURCHARGE", options=tuple(p.orchestras)),
                 on_surcharge_marker,
                 seat,
             )
@@ -174,7 +175,7 @@ def ask_rumour(g: Game, seat: int, owner: int) -> None:
         g._emit("rumour_void", "SPECIAL.S6", seat, {"owner": owner})
         return
     g._ask(
-        Decision(seat, "rumour_marker", "SPECIAL.S6", options=tuple(p.orchestras), info={"owner": owner}),
+        Decision(seat, Kind.RUMOUR_MARKER, "SPECIAL.S6", options=tuple(p.orchestras), info={"owner": owner}),
         on_rumour,
         seat,
         owner,

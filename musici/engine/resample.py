@@ -38,8 +38,9 @@ if TYPE_CHECKING:
     from musici.engine.game import Game
 
 
-def resample(real: Game, seat: int, rng: random.Random,
-             media_bid: Callable[[Game, int], int] | None = None) -> Game:
+def resample(
+    real: Game, seat: int, rng: random.Random, media_bid: Callable[[Game, int], int] | None = None
+) -> Game:
     """A game that ``seat`` cannot tell from ``real``, hidden parts drawn with ``rng``.
 
     ``media_bid(world, other)`` models the sealed bid of a seat that bid before ``seat`` in
@@ -64,10 +65,10 @@ def resample(real: Game, seat: int, rng: random.Random,
         rng.shuffle(pool)
         n_deck, n_removed = len(decks[b]), len(removed[b])
         decks[b][:] = pool[:n_deck]
-        removed[b][:] = pool[n_deck:n_deck + n_removed]
+        removed[b][:] = pool[n_deck : n_deck + n_removed]
         start = n_deck + n_removed
         for hand, count in zip(new_hands, counts, strict=True):
-            hand.extend(pool[start:start + count[k]])
+            hand.extend(pool[start : start + count[k]])
             start += count[k]
     for p, hand in zip(others, new_hands, strict=True):
         p.hand = hand
@@ -80,15 +81,13 @@ def resample(real: Game, seat: int, rng: random.Random,
     if game.phase == "P2" and game._media_bids:
         step = game.rules.options["RULING-MEDIA-STEP"]
         game._media_bids = {
-            other: bid if other == seat
-            else rng.randrange(game.players[other].money // step + 1) * step
+            other: bid if other == seat else rng.randrange(game.players[other].money // step + 1) * step
             for other, bid in game._media_bids.items()
         }
 
     # Fresh chance: the real game's future draws must not leak into the sample.
     game._rngs = [None] * len(game._rngs)
-    game._rng_states = [random.Random(rng.getrandbits(64)).getstate()
-                        for _ in range(len(game._rngs))]
+    game._rng_states = [random.Random(rng.getrandbits(64)).getstate() for _ in range(len(game._rngs))]
     if media_bid is not None and game.phase == "P2":
         # The model sees the finished sample (its chance drawn), as a rollout would.
         step = game.rules.options["RULING-MEDIA-STEP"]
@@ -98,11 +97,11 @@ def resample(real: Game, seat: int, rng: random.Random,
                 continue
             bid = media_bid(game, other)
             if type(bid) is not int or not 0 <= bid <= game.players[other].money or bid % step:
-                raise ValueError(f"media_bid model gave {bid!r} for seat {other}: not a legal "
-                                 f"sealed bid (0..{game.players[other].money} in steps of "
-                                 f"{step}; P2.1, P2.6)")
+                raise ValueError(
+                    f"media_bid model gave {bid!r} for seat {other}: not a legal "
+                    f"sealed bid (0..{game.players[other].money} in steps of "
+                    f"{step}; P2.1, P2.6)"
+                )
             bids[other] = bid
         game._media_bids = bids
     return game
-
-
