@@ -21,6 +21,7 @@ from typing import Any
 import networkx as nx
 
 from musici.composers import ERAS, GROUPS, Composer, lineage_graph, lineage_pairs
+from musici.decisions import brief
 from musici.economy import HIRE_PRICE, SALARY
 
 FORMAT = "musici-cards"
@@ -176,13 +177,8 @@ class CardSet:
         return cardset_html(self)
 
 
-def _show(value: Any, limit: int = 80) -> str:
-    """``repr(value)`` bounded to one short line, for messages about a file's values."""
-    try:
-        text = repr(value)
-    except Exception:  # an int of more than 4300 digits (only from Python data, not JSON)
-        return f"<{type(value).__name__}>"
-    return text if len(text) <= limit else f"{text[:limit]}… ({type(value).__name__})"
+def _show(value: Any) -> str:
+    return brief(value, 80)  # a file's value, bounded to one short line
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -25,14 +25,15 @@ _NO_INFO: Mapping[str, Any] = MappingProxyType({})  # shared: read-only and empt
 _PLAIN = (str, int)  # the exact types of a choice option's parts
 
 
-def brief(value: Any, limit: int = 200) -> str:
-    """``repr(value)`` for an error message: one bounded line that never raises (a strategy's
-    answer may be huge, or an object whose ``__repr__`` fails)."""
+def brief(value: Any, limit: int = 200, *, text: bool = False) -> str:
+    """``repr(value)`` (or ``str(value)`` with ``text=True``, as for an exception) for a
+    message: one bounded line that never raises (a strategy's answer or a file's value may be
+    huge, or an object whose ``__repr__``/``__str__`` fails). The one such helper."""
     try:
-        text = repr(value)
+        shown = str(value) if text else repr(value)
     except Exception:  # e.g. an int of more than 4300 digits, a broken __repr__
         return f"<{type(value).__name__} object>"
-    return text if len(text) <= limit else f"{text[:limit]}… ({type(value).__name__})"
+    return shown if len(shown) <= limit else f"{shown[:limit]}… ({type(value).__name__})"
 
 
 def _plain(answer: Any) -> bool:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from musici.decisions import brief
+
 
 class RuleOptionError(ValueError):
     """An unknown rule option name or a value the option does not accept."""
@@ -105,11 +107,6 @@ _OPTIONS: tuple[RuleOption, ...] = (
 RULE_OPTIONS: Mapping[str, RuleOption] = MappingProxyType({o.name: o for o in _OPTIONS})
 
 
-def _shown(value: Any, limit: int = 60) -> str:
-    text = repr(value) if not isinstance(value, int) or abs(value) < 10**limit else "a huge number"
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
 def _check(name: str, value: Any) -> Any:
     option = RULE_OPTIONS.get(name)
     if option is None:
@@ -121,7 +118,7 @@ def _check(name: str, value: Any) -> Any:
     if value not in option.choices or type(value) is not type(option.default):
         choices = ", ".join(repr(c) for c in option.choices)
         raise RuleOptionError(
-            f"invalid value {_shown(value)} for rule option {name}; expected one of: {choices}"
+            f"invalid value {brief(value, 60)} for rule option {name}; expected one of: {choices}"
         )
     return value
 
@@ -158,12 +155,6 @@ class RuleSet:
                 raise RuleOptionError(f"rule option {text!r} must be written NAME=VALUE")
             overrides[name.strip()] = value.strip()
         return cls.from_options(overrides)
-
-    def with_options(self, overrides: Mapping[str, Any]) -> RuleSet:
-        values = dict(self.options)
-        for name, value in overrides.items():
-            values[name] = _check(name, value)
-        return RuleSet(MappingProxyType(values))
 
     def get(self, name: str) -> Any:
         if name not in self.options:

@@ -35,15 +35,6 @@ class StrategyError(IllegalAnswer):
     """A strategy gave an illegal answer or raised; names seat, decision and repro."""
 
 
-def _text(exc: BaseException) -> str:
-    """``str(exc)`` for a message, bounded, even when the exception's ``__str__`` fails."""
-    try:
-        text = str(exc)
-    except Exception:
-        return "<unprintable>"
-    return text if len(text) <= 500 else text[:500] + "…"
-
-
 class Game:
     """One game of I Musici for 3 or 4 players.
 
@@ -222,7 +213,7 @@ class Game:
             answer = strategy(PlayerView(self, seat), decision)
         except Exception as exc:
             raise StrategyError(
-                f"strategy of seat {seat} raised {type(exc).__name__}: {_text(exc)} while "
+                f"strategy of seat {seat} raised {type(exc).__name__}: {brief(exc, 500, text=True)} while "
                 f"answering {decision.kind} ({decision.rule}) at month {self.month} {self.phase} "
                 f"(seed {self.seed}, step {step})"
             ) from exc
