@@ -90,6 +90,7 @@ class Game:
         self._media_bids: dict[int, int] = {}  # replaced, never mutated: clones share it
         self._pending: tuple[Any, tuple[Any, ...]] | None = None
         self._stack: list[Task] = [(setup.deal,)]
+        self.arranged = False  # built by from_position: no history to replay (see save)
         self._run()
 
     # ------------------------------------------------------------------ public API
@@ -272,6 +273,36 @@ class Game:
         return resample(self, seat, rng, media_bid)
 
     # ------------------------------------------------------------------ positions
+    def position(self) -> dict[str, Any]:
+        """The whole state as JSON-able data, hidden parts included (:mod:`~musici.engine.position`)."""
+        from musici.engine.position import position
+
+        return position(self)
+
+    @classmethod
+    def from_position(cls, data: Mapping[str, Any], *, rules: RuleSet | None = None,
+                      cards: CardSet | None = None) -> Game:
+        """A game arranged as ``data`` says, resuming at ``data["at"]`` (like a FEN).
+
+        Start from a seeded deal (``players``, ``seed``) and name only what matters:
+
+        >>> g = Game.from_position({"seed": 3, "month": 5, "seats": [{"money": 90}],
+        ...                         "at": {"action": 0, "round": 2}})
+        >>> (g.month, g.phase, g.round, g.players[0].money, g.decision.player)
+        (5, 'P4', 2, 90, 0)
+
+        See :mod:`musici.engine.position` for the fields; a position has no history, so it
+        cannot be saved by replay.
+        """
+        from musici.engine.position import build
+
+        players, seed = data.get("players", 4), data.get("seed", 0)
+        if rules is None and "rules" in data:
+            rules = RuleSet.from_options(data["rules"])
+        game = cls(players=players, seed=seed, rules=rules, cards=cards)
+        build(game, data)
+        return game
+
     def resume_at(self, point: str, seat: int | None = None) -> None:
         """Play on from the state as it stands, at ``point`` of the current month.
 
@@ -386,12 +417,19 @@ class Game:
         """The game as a JSON save (``musici.persistence``)."""
         from musici.persistence import dumps
 
+        self._refuse_arranged()
         return dumps(self)
 
     def save(self, path: Any) -> None:
         from musici.persistence import save
 
+        self._refuse_arranged()
         save(self, path)
+
+    def _refuse_arranged(self) -> None:
+        if self.arranged:
+            raise GameError("a game built by from_position has no history to replay, so it "
+                            "cannot be saved; save game.position() as data instead")
 
     @classmethod
     def load(cls, path: Any, cards: CardSet | None = None) -> Game:
