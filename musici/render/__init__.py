@@ -14,6 +14,7 @@ Example::
     board_svg(game.view(2))               # what seat 2 may see: other hands as backs
 """
 
+from musici.render.board import board_svg, hand_svg
 from musici.render.cards import (
     card_back_svg,
     card_svg,
@@ -24,5 +25,6 @@ from musici.render.cards import (
 from musici.render.svg import Svg
 
 __all__ = [
-    "Svg", "card_back_svg", "card_svg", "orchestra_svg", "special_effect", "special_svg",
+    "Svg", "board_svg", "card_back_svg", "card_svg", "hand_svg", "orchestra_svg",
+    "special_effect", "special_svg",
 ]
