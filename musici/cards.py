@@ -85,6 +85,11 @@ class MusicCard:
     def has_style(self, style: str) -> bool:
         return (self.authentic if style == "authentic" else self.modern) is not None
 
+    def _repr_svg_(self) -> str:
+        from musici.render import card_svg  # lazily: drawing is not needed to play
+
+        return card_svg(self)
+
 
 @dataclass(frozen=True, slots=True)
 class OrchestraCard:
@@ -105,6 +110,11 @@ class OrchestraCard:
         # P4.HIRE.1: 100 G modern, 150 G authentic.
         return 150 if self.style == "authentic" else 100
 
+    def _repr_svg_(self) -> str:
+        from musici.render import card_svg
+
+        return card_svg(self)
+
 
 @dataclass(frozen=True, slots=True)
 class SpecialCard:
@@ -114,6 +124,11 @@ class SpecialCard:
     @property
     def permanent(self) -> bool:
         return self.id in PERMANENT_SPECIALS
+
+    def _repr_svg_(self) -> str:
+        from musici.render import card_svg
+
+        return card_svg(self)
 
 
 @dataclass(frozen=True)

@@ -136,7 +136,8 @@ def _month_track(svg: ET.Element, view: PlayerView, y: float) -> None:
         played = month <= view.months
         el(g, "rect", x=x, y=y + 6, width=40, height=24, rx=4,
            fill="#2b2540" if current else (GRID if played else "#ddd"),
-           stroke="#9a8f78", stroke_width=0.8, class_="month current" if current else "month")
+           stroke="#9a8f78", stroke_width=0.8, class_="month current" if current else "month",
+           data_month=month)
         _text(g, name, x + 20, y + 22, 10, fill="#fff" if current else (INK if played else "#999"),
               weight="bold" if current else None, anchor="middle")
     x = 62 + 12 * 44 + 16
@@ -146,7 +147,7 @@ def _month_track(svg: ET.Element, view: PlayerView, y: float) -> None:
         w = 74
         node = el(g, "rect", x=x, y=y + 6, width=w, height=24, rx=12,
                   fill="#2b2540" if current else GRID, stroke="#9a8f78", stroke_width=0.8,
-                  class_="phase current" if current else "phase")
+                  class_="phase current" if current else "phase", data_phase=phase)
         el(node, "title", PHASE_NAMES[phase])
         _text(g, f"{phase} {label}", x + w / 2, y + 22, 9.5, anchor="middle",
               fill="#fff" if current else INK, weight="bold" if current else None)

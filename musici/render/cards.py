@@ -150,10 +150,17 @@ def _music(card: MusicCard, cards: CardSet, width: float) -> ET.Element:
                weight="bold", class_="discovery-band")
         top = 63.0
     inner = W - 22
+    bottom = 139.0  # the nationality sits below this line
     size_c, lines_c = fit(name, inner, 2, (11, 10, 9), bold=True)
-    size_p, lines_p = fit(card.piece, inner, 5, (9.5, 9, 8.5, 8, 7.5))
-    block = (size_c * 1.18 * len(lines_c) + 4 + size_p * 1.18 * len(lines_p))
-    y = top + max(4.0, (139 - top - block) / 2) + size_c * 0.85
+    room = bottom - top - 6 - size_c * 1.18 * len(lines_c) - 4
+    sizes = (9.5, 9, 8.5, 8, 7.5)
+    size_p, lines_p = sizes[-1], [card.piece]
+    for size in sizes:  # the largest size whose lines fit the room left under the composer
+        size_p, lines_p = fit(card.piece, inner, max(1, int(room // (size * 1.18))), (size,))
+        if not lines_p[-1].endswith("…"):
+            break
+    block = size_c * 1.18 * len(lines_c) + 4 + size_p * 1.18 * len(lines_p)
+    y = top + max(3.0, (bottom - top - block) / 2) + size_c * 0.85
     y = text_block(svg, lines_c, W / 2, y, size_c, fill=INK, font_weight="bold",
                    class_="composer")
     text_block(svg, lines_p, W / 2, y + 4 + size_p * 0.85, size_p, fill="#333",

@@ -56,10 +56,11 @@ def _star(g: ET.Element, ink: str) -> None:
 
 
 def _coin(g: ET.Element, ink: str) -> None:
-    el(g, "circle", cx=8, cy=8, r=7, fill=ink)
-    el(g, "circle", cx=8, cy=8, r=4.8, fill="none", stroke="#fff", stroke_width=1.1)
-    el(g, "path", d="M10 6.2A2.6 2.6 0 1 0 10.4 9.4H8.2", fill="none", stroke="#fff",
-       stroke_width=1.2)
+    # Two stacked coins, seen from the side and from above.
+    el(g, "ellipse", cx=8, cy=11.2, rx=6.8, ry=3.4, fill=ink, stroke="#8a6a00", stroke_width=0.8)
+    el(g, "ellipse", cx=8, cy=7.2, rx=6.8, ry=3.4, fill=ink, stroke="#8a6a00", stroke_width=0.8)
+    el(g, "ellipse", cx=8, cy=7.2, rx=3.6, ry=1.6, fill="none", stroke="#8a6a00",
+       stroke_width=0.7)
 
 
 def _note(g: ET.Element, ink: str) -> None:
