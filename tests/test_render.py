@@ -387,3 +387,19 @@ def test_overflow_check_catches_text_outside_a_card(page) -> None:  # type: igno
     broken = card_svg("S01").replace('class="composer"', 'class="composer" dx="90"', 1)
     show(page, broken)
     assert page.eval_on_selector("#root", OVERFLOW_JS) == ['S01: "Johann SebastianBach"']
+
+
+def test_docs_pictures_page_fills_every_placeholder() -> None:
+    spec = importlib.util.spec_from_file_location("pictures_hook", ROOT / "docs" / "pictures_hook.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    page = (ROOT / "docs" / "pictures.md").read_text(encoding="utf-8")
+    names = hook.PLACEHOLDER.findall(page)
+    assert sorted(names) == sorted(hook.PICTURES)  # every picture is on the page, once
+    filled = hook.fill(page)
+    assert "<!-- pictures:" not in filled
+    assert filled.count('class="musici-board"') == 2
+    assert filled.count("musici-card") >= 14
+    with pytest.raises(ValueError, match="unknown picture 'nope'"):
+        hook.fill("<!-- pictures:nope -->")
