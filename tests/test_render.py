@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from musici import Game, standard_cardset
+from musici import Game, RuleSet, standard_cardset
 from musici.cards import MusicCard
 from musici.render import (
     board_svg,
@@ -221,11 +221,13 @@ def test_board_tracks_media_auction_and_markets(game: Game) -> None:
     for card in [game.special_slot, *game.score_market, *game.orchestra_market]:
         if card is not None:
             assert card in shown
-    token = by_class(svg, "media-token")
+    holders = one(svg, "holders")
+    seats = [p.get("data-seat") for p in by_class(holders, "pawn")]
+    panel = [p for p in by_class(svg, "seat-panel") if by_class(p, "media-token")]
     if game.media is None:
-        assert token == []
+        assert seats == [str(game.start_player)] and panel == []
     else:
-        panel = [p for p in by_class(svg, "seat-panel") if by_class(p, "media-token")]
+        assert seats == [str(game.start_player), str(game.media)]
         assert [p.get("data-seat") for p in panel] == [str(game.media)]
 
 
@@ -251,6 +253,24 @@ def test_seat_board_never_shows_another_seats_hidden_cards(game: Game, seat: int
         backs = by_class(parse(svg), "seat-panel")[other.seat]
         shown = sum(int(text_of(b).split(" × ")[0]) for b in by_class(backs, "hand-back"))
         assert shown == len(other.hand)
+
+
+def test_every_month_of_a_game_draws_and_hides_hands() -> None:
+    # A short 3-player game (MONTH.4), drawn at every month's actions and at the end.
+    game = Game(3, seed=8, rules=RuleSet.from_options({"RULING-MONTHS": 4}))
+    drawn = []
+    while True:
+        if game.phase in ("P4", "END") and (game.month, game.phase) not in drawn:
+            drawn.append((game.month, game.phase))
+            assert parse(board_svg(game)).get("class") == "musici-board"
+            for seat in range(3):
+                svg = board_svg(game.view(seat))
+                hidden = [c for p in game.players if p.seat != seat for c in p.hand]
+                assert not [c for c in hidden if re.search(rf"\b{c}\b", svg)]
+        if game.decision is None:
+            break
+        game.ask(random_strategy)
+    assert drawn == [(1, "P4"), (2, "P4"), (3, "P4"), (4, "P4"), (4, "END")]
 
 
 def test_board_labels_and_bad_input() -> None:

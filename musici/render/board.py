@@ -121,7 +121,7 @@ def _fame_track(svg: ET.Element, view: PlayerView, y: float) -> None:
         f = max(0, min(100, p.fame))
         level = stacks.get(f, 0)
         stacks[f] = level + 1
-        _pawn(g, p.seat, x0 + (f + 0.5) * unit, y - level * 14, 7,
+        _pawn(g, p.seat, x0 + (f + 0.5) * unit, y - level * 12, 6.5,
               label=f"seat {p.seat}: fame {p.fame}")
 
 
@@ -172,7 +172,7 @@ def _area(svg: ET.Element, area: str, x: float, y: float, view: PlayerView,
         lines = [f"rent {rent} G", f"holds {capacity * 10} musicians"]
         if area == "chapel":
             free = view.chapel_free
-            lines.append("free: least fame" if free is None else f"free for seat {free}")
+            lines.append("free if least fame" if free is None else f"free for seat {free}")
         rule = "P3.HALL"
     else:
         money, fame, (fn, fd), (inum, iden) = TOURS[area]
@@ -239,6 +239,7 @@ def _table_cards(svg: ET.Element, view: PlayerView, y: float) -> None:
         nest(svg, back_element(back, count=sizes[key]), bx, y, 88)
     _text(svg, f"orchestras: {sizes['orchestras']} left · specials: {sizes['specials']} left",
           x + w + 16, y + 146, 10, fill="#555", class_="deck-sizes")
+    _holders(svg, view, x + w + 16, y + 160)
     # face-up score cards and orchestras
     y2 = y + 190 + 22
     _text(svg, "Score cards for sale (P4.BUY)", 20, y2 - 4, 10, fill="#555", weight="bold")
@@ -360,16 +361,29 @@ def _seat_panel(svg: ET.Element, table: _Table, p: PublicPlayer, x: float, y: fl
         y += 14
         backs = [(b, n) for b, n in p.hand_backs if n]
         for i, (back, n) in enumerate(backs):
-            label = "score" if back == "score" else f"{back} disc."
+            kind = "score card" if back == "score" else f"{back} discovery"
             _tile(g, x + (i % 3) * ((w - 8) / 3 + 4), y, (w - 8) / 3, 26, BACK_COLOURS[back],
-                  f"{n} card{'s' if n != 1 else ''} with the {label} back",
-                  [f"{n} × {label}", "card back"], class_=f"hand-back back-{back}")
+                  f"{n} card{'s' if n != 1 else ''} with the {kind} back",
+                  [f"{n} × {back}", "score back" if back == "score" else "discovery back"],
+                  class_=f"hand-back back-{back}")
         y += 30 if backs else 0
     played = len(p.played)
     _text(g, f"played {played} card{'s' if played != 1 else ''}"
              f" · specials bought {p.specials_bought}", x + 4, y + 12, 9, fill="#555")
     y += 18
     return y - top
+
+
+def _holders(svg: ET.Element, view: PlayerView, x: float, y: float) -> None:
+    """Who holds the start-player marker and the media token (COMP.3, P2)."""
+    g = el(svg, "g", class_="holders")
+    _text(g, "start player", x, y + 14, 10, fill="#555")
+    _pawn(g, view.start_player, x + 72, y + 10, 8, label=f"start player: seat {view.start_player}")
+    _media_token(g, x + 100, y + 3)
+    if view.media is None:
+        _text(g, "nobody yet this month", x + 134, y + 14, 10, fill="#555", class_="media-holder")
+    else:
+        _pawn(g, view.media, x + 142, y + 10, 8, label=f"media token: seat {view.media}")
 
 
 def _media_token(parent: ET.Element, x: float, y: float) -> None:
@@ -396,11 +410,11 @@ def board_svg(source: Game | PlayerView, *, names: Sequence[str] | None = None,
     who = "teacher's view: every hand open" if table.viewer is None else (
         f"{labels[table.viewer]}'s view: other hands hidden")
     phase = PHASE_NAMES.get(view.phase, view.phase)
-    _text(svg, f"I Musici · month {view.month} of {view.months} · {phase}", 20, 22, 15,
+    _text(svg, f"I Musici · month {view.month} of {view.months} · {phase}", 20, 20, 15,
           weight="bold", class_="board-heading")
-    _text(svg, who, BOARD_W - 20, 22, 11, fill="#555", anchor="end", class_="board-viewer")
-    _fame_track(svg, view, 62)
-    _month_track(svg, view, 92)
+    _text(svg, who, BOARD_W - 20, 20, 11, fill="#555", anchor="end", class_="board-viewer")
+    _fame_track(svg, view, 68)
+    _month_track(svg, view, 96)
     _areas(svg, view, 150)
     _table_cards(svg, view, 150)
     y = 150 + 190 + 22 + 120 * 200 / 140 + 24
