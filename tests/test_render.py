@@ -423,3 +423,23 @@ def test_docs_pictures_page_fills_every_placeholder() -> None:
     assert filled.count("musici-card") >= 14
     with pytest.raises(ValueError, match="unknown picture 'nope'"):
         hook.fill("<!-- pictures:nope -->")
+
+
+def test_render_uses_the_standard_library_and_the_engine_only() -> None:
+    # The engine layer may draw (``_repr_svg_``), so drawing must not reach up the layers.
+    import ast
+    import sys
+
+    allowed_musici = {"musici.cards", "musici.describe", "musici.render", "musici.ruletext",
+                      "musici.state", "musici.views", "musici.engine", "musici.economy"}
+    for path in sorted((ROOT / "musici" / "render").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                root = name.split(".")[0]
+                if root == "musici":
+                    assert ".".join(name.split(".")[:2]) in allowed_musici, f"{path.name}: {name}"
+                else:
+                    assert root in sys.stdlib_module_names or root == "__future__", \
+                        f"{path.name} imports {name}, not in the standard library"
