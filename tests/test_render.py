@@ -443,3 +443,18 @@ def test_render_uses_the_standard_library_and_the_engine_only() -> None:
                 else:
                     assert root in sys.stdlib_module_names or root == "__future__", \
                         f"{path.name} imports {name}, not in the standard library"
+
+
+def test_own_secret_media_bid_shows_only_on_its_own_board() -> None:
+    game = Game(4, seed=4)
+    while not (game.decision is not None and game.decision.kind == "media_bid"
+               and game._media_bids):
+        game.ask(random_strategy)
+    bidder, amount = next(iter(game._media_bids.items()))
+    mine = text_of(by_class(parse(board_svg(game.view(bidder))), "seat-panel")[bidder])
+    assert f"your media bid {amount} G" in mine
+    assert len(game._media_bids) == 1  # the first bid of the month: no one else has bid
+    for seat in range(4):
+        if seat != bidder:
+            assert "media bid" not in board_svg(game.view(seat))
+    assert "media bid" not in board_svg(game)  # the teacher's board shows no one's bid

@@ -283,10 +283,13 @@ def _hand_tile(parent: ET.Element, card: MusicCard, cards: CardSet, x: float, y:
     composer = cards.composers.get(card.composer)
     name = composer.name if composer else card.composer
     kind = "discovery " if card.kind == "discovery" else ""
-    _tile(parent, x, y, w, 26, ERA_COLOURS.get(card.era, "#666"),
-          f"{name}: {card.piece} [{card.id}], {card.era} {kind}card",
-          [_surname(name), card.piece],
-          class_=f"hand-card era-{card.era}").set("data-card", card.id)
+    tile = _tile(parent, x, y, w, 26, ERA_COLOURS.get(card.era, "#666"),
+                 f"{name}: {card.piece} [{card.id}], {card.era} {kind}card",
+                 [_surname(name) + (" · discovery" if kind else ""), card.piece],
+                 class_=f"hand-card era-{card.era}")
+    tile.set("data-card", card.id)
+    if card.deck is not None:  # a discovery card: its back's colour down the right edge
+        el(tile, "rect", x=x + w - 5, y=y, width=5, height=26, fill=BACK_COLOURS[card.deck])
 
 
 def _seat_panel(svg: ET.Element, table: _Table, p: PublicPlayer, x: float, y: float,
@@ -311,6 +314,8 @@ def _seat_panel(svg: ET.Element, table: _Table, p: PublicPlayer, x: float, y: fl
         badges.append(f"at {HALL_NAMES.get(venue) or TOUR_NAMES.get(venue, venue)}")
     if p.concert:
         badges.append("concert held")
+    if table.viewer == p.seat and view.my_media_bid is not None:
+        badges.append(f"your media bid {view.my_media_bid} G")  # secret until revealed
     y += 38
     _text(g, " · ".join(badges) or "—", x + 4, y, 9.5, fill="#333", class_="badges")
     if view.media == p.seat:
