@@ -299,7 +299,11 @@ def _special(card: SpecialCard, width: float) -> ET.Element:
                    class_="name")
     top = max(y + 4, 50)
     el(svg, "rect", x=6, y=top, width=W - 12, height=H - 20 - top, rx=4, fill=PANEL)
-    size, lines = fit(effect, W - 20, 11, (10, 9.5, 9, 8.5, 8, 7.5))
+    room = H - 20 - top - 8
+    for size in (11.5, 11, 10.5, 10, 9.5, 9, 8.5, 8, 7.5):  # the largest that fits the panel
+        size, lines = fit(effect, W - 20, max(1, int(room // (size * 1.18))), (size,))
+        if not lines[-1].endswith("…"):
+            break
     text_block(svg, lines, 11, top + 4 + size, size, anchor="start", fill=INK,
                class_="effect")
     _label(svg, f"SPECIAL.{card.id}", W / 2, H - 7, 8, fill="#ffffffcc", class_="rule-id")

@@ -1,12 +1,13 @@
 """SVG building blocks: the string type with ``_repr_svg_``, elements, text that fits.
 
 Standard library only. Elements are built with :mod:`xml.etree.ElementTree`, so every text
-and attribute is escaped. Text is fitted without font metrics: widths are estimated from
-DejaVu Sans (the widest common sans-serif), so the real text is at most as wide as planned.
+and attribute is escaped. Text is fitted without reading fonts: widths come from Helvetica's metrics, which
+Arial and Liberation Sans share (the fonts asked for first), with a small margin.
 """
 
 from __future__ import annotations
 
+import unicodedata
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
@@ -61,27 +62,37 @@ def nest(parent: ET.Element, child: ET.Element, x: float, y: float, width: float
     return child
 
 
-# Advance widths of DejaVu Sans in em (the widest common sans-serif): an upper bound.
-_NARROW = set("iljI.,:;'!|")
-_SEMI = set("ftr()[]- \"/")
-_WIDE = set("mwMW@%")
-_UPPER_NARROW = set("EFJLPSTZ")
+# Advance widths (1/1000 em) of Helvetica, which Arial and Liberation Sans share: the fonts
+# FONT asks for first. Other characters take the width of their base letter (é as e).
+_REGULAR = dict(zip(
+    " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz",
+    (278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278,
+     *[556] * 10, 278, 278, 584, 584, 584, 556, 1015,
+     667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778,
+     722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333,
+     556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556,
+     333, 500, 278, 556, 500, 722, 500, 500, 500), strict=True))
+_BOLD = {**_REGULAR, **dict(zip(
+    "!\"'()-/:;?abcdefghijklmnopqrstuvwxyzACJKLR",
+    (333, 474, 238, 333, 333, 333, 278, 333, 333, 611,
+     556, 611, 556, 611, 556, 333, 611, 611, 278, 278, 556, 278, 889, 611, 611, 611, 611,
+     389, 556, 333, 611, 556, 778, 556, 556, 500, 722, 722, 556, 722, 611, 722),
+    strict=True))}
+_SAFETY = 1.05  # hinting and rounding: plan a little wider than the metrics say
+_WIDTHS: dict[tuple[str, bool], float] = {}
 
 
 def char_width(ch: str, bold: bool = False) -> float:
-    if ch in _NARROW:
-        w = 0.32
-    elif ch in _SEMI:
-        w = 0.42
-    elif ch in _WIDE:
-        w = 0.98
-    elif ch.isupper() and ch not in _UPPER_NARROW:
-        w = 0.78
-    elif ch.isupper():
-        w = 0.68
-    else:
-        w = 0.64
-    return w * (1.1 if bold else 1.0)
+    """Advance width of ``ch`` in em (an estimate, a little generous)."""
+    key = (ch, bold)
+    width = _WIDTHS.get(key)
+    if width is None:
+        table = _BOLD if bold else _REGULAR
+        base = unicodedata.normalize("NFD", ch)[:1]
+        units = table.get(ch) or table.get(base) or (1000 if unicodedata.east_asian_width(ch)
+                                                      in "WF" else 611)
+        width = _WIDTHS[key] = units / 1000 * _SAFETY
+    return width
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
