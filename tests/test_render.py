@@ -292,6 +292,9 @@ def test_hand_svg_draws_each_card_and_back() -> None:
     assert len(by_class(svg, "back-modern")) == 2
     assert len(by_class(svg, "icon-marker")) == 1
     assert svg.get("viewBox") == "0 0 288 616"  # 2 columns, 3 rows of 140×200 with gaps
+    picked = parse(hand_svg(["S01", "S02", "O01"], selected=["S02"]))
+    assert [e.get("data-card") for e in by_class(picked, "selected")] == ["S02"]
+    assert len(by_class(picked, "selection")) == 1
     with pytest.raises(ValueError, match="unknown card back 'red'"):
         hand_svg([], backs={"red": 1})
 

@@ -439,11 +439,13 @@ def board_svg(source: Game | PlayerView, *, names: Sequence[str] | None = None,
 
 def hand_svg(items: Iterable[str | MusicCard | OrchestraCard | SpecialCard],
              cards: CardSet | None = None, *, backs: Mapping[str, int] | None = None,
-             markers: Mapping[str, int] | None = None, width: float = 140,
-             per_row: int = 8, gap: float = 8) -> Svg:
+             markers: Mapping[str, int] | None = None, selected: Iterable[str] = (),
+             width: float = 140, per_row: int = 8, gap: float = 8) -> Svg:
     """A row of full-size cards (a hand, a market, a seat's orchestras), wrapping after
     ``per_row``; ``backs`` adds face-down cards by back ("score", "authentic", "modern"),
-    ``markers`` puts dissent markers on orchestras (id -> count)."""
+    ``markers`` puts dissent markers on orchestras (id -> count), ``selected`` rings the
+    cards with those ids (a choice being made). ``width`` is one card's width."""
+    chosen = set(selected)
     if per_row < 1:
         raise ValueError(f"per_row must be at least 1, got {per_row}")
     elements = []
@@ -468,7 +470,12 @@ def hand_svg(items: Iterable[str | MusicCard | OrchestraCard | SpecialCard],
     if not elements:
         _slot(svg, 0, 0, 140, "no cards")
     for i, element in enumerate(elements):
-        nest(svg, element, (i % per_row) * (140 + gap), (i // per_row) * (200 + gap), 140)
+        x, y = (i % per_row) * (140 + gap), (i // per_row) * (200 + gap)
+        nest(svg, element, x, y, 140)
+        if element.get("data-card") in chosen:
+            element.set("class", element.get("class", "") + " selected")
+            el(svg, "rect", x=x + 1.5, y=y + 1.5, width=137, height=197, rx=8, fill="none",
+               stroke="#ffb300", stroke_width=4, class_="selection")
     return to_svg(svg)
 
 
