@@ -87,6 +87,11 @@ class MusicCard:
     def has_style(self, style: str) -> bool:
         return (self.authentic if style == "authentic" else self.modern) is not None
 
+    def _repr_svg_(self) -> str:
+        from musici.render import card_svg  # lazily: drawing is not needed to play
+
+        return card_svg(self)
+
 
 @dataclass(frozen=True, slots=True)
 class OrchestraCard:
@@ -105,6 +110,11 @@ class OrchestraCard:
     def price(self) -> int:
         return HIRE_PRICE[self.style]  # P4.HIRE.1
 
+    def _repr_svg_(self) -> str:
+        from musici.render import card_svg
+
+        return card_svg(self)
+
 
 @dataclass(frozen=True, slots=True)
 class SpecialCard:
@@ -114,6 +124,11 @@ class SpecialCard:
     @property
     def permanent(self) -> bool:
         return self.id in PERMANENT_SPECIALS
+
+    def _repr_svg_(self) -> str:
+        from musici.render import card_svg
+
+        return card_svg(self)
 
 
 @dataclass(frozen=True)
