@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING
 
 from musici.cards import BACKS, CardSet, MusicCard, OrchestraCard, SpecialCard
 from musici.describe import PHASE_NAMES
+
+# The one place this module reads the area numbers (P3.HALL, P3.TOUR).
+from musici.economy import HALLS, TOURS
 from musici.render.cards import (
     BACK_COLOURS,
     ERA_COLOURS,
@@ -27,9 +30,6 @@ from musici.render.cards import (
 )
 from musici.render.icons import PERFORMER_ICONS, icon
 from musici.render.svg import FONT, Svg, el, fit, nest, root, text_width, to_svg
-
-# The one place this module reads the area numbers (P3.HALL, P3.TOUR).
-from musici.state import HALLS, TOURS
 from musici.views import PlayerView, PublicPlayer
 
 if TYPE_CHECKING:
