@@ -157,8 +157,9 @@ def venue_cost(area: str, *, held_concert: bool, rules: RuleSet, chapel_free: bo
     return VenueCost(money // 2, fame, "P4.3", halved=True)
 
 
-def may_choose_area(area: str, fame: int, rules: RuleSet) -> bool:
-    """P3.TOUR.5 RULING-COMMERCIAL-FAME: a commercial tour needs fame of at least its cost."""
-    tour = TOURS.get(area)
-    return (tour is None or rules.options["RULING-COMMERCIAL-FAME"] != "required"
-            or fame >= tour[1])
+def areas_open_to(fame: int, rules: RuleSet) -> tuple[str, ...]:
+    """P3.1 and P3.TOUR.5 RULING-COMMERCIAL-FAME: the areas a player with ``fame`` may
+    choose (a commercial tour needs fame of at least its fame cost), in board order."""
+    if rules.options["RULING-COMMERCIAL-FAME"] != "required":
+        return AREAS
+    return tuple(a for a in AREAS if a not in TOURS or fame >= TOURS[a][1])

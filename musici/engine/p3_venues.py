@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from musici import economy as E
 from musici.decisions import Decision, Kind
-from musici.economy import AREAS
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -24,11 +23,8 @@ def start(g: Game) -> None:
 
 def ask_venue(g: Game, seat: int) -> None:
     p = g.players[seat]
-    options = tuple(
-        a
-        for a in AREAS  # P3.1, P3.TOUR.5
-        if a not in g.venues and E.may_choose_area(a, p.fame, g.rules)
-    )
+    taken = g.venues  # P3.1: one marker per area; P3.TOUR.5
+    options = tuple(a for a in E.areas_open_to(p.fame, g.rules) if a not in taken)
     g._ask(Decision(seat, Kind.VENUE, "P3.1", options=options), on_venue, seat)
 
 

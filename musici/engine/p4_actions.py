@@ -36,7 +36,7 @@ def begin_round(g: Game, r: int) -> None:
 
 def ask_action(g: Game, seat: int) -> None:
     p = g.players[seat]
-    options = ("pass", *[name for name, action in ACTIONS.items() if action.can(g, p)])
+    options = ("pass", *[name for name, can in _MENU if can(g, p)])
     g._ask(Decision(seat, Kind.ACTION, "P4.1", options=options, info={"round": g.round}), on_action, seat)
 
 
@@ -427,3 +427,5 @@ ACTIONS: dict[str, Action] = {
     "appease": Action("P4.APPEASE", can_appease, start_appease),
     "special": Action("P4.SPECIAL", can_special, p4_specials.start_special),
 }
+_MENU: tuple[tuple[str, Callable[[Game, PlayerState], bool]], ...] = tuple(
+    (name, action.can) for name, action in ACTIONS.items())  # the table, ready for each turn
