@@ -292,8 +292,9 @@ def _title(cards: CardSet, discovery_id: str, sel: _Selection) -> str:
     bonus = int(sel.frame.attrs["bonus"])
     pioneer = sel.frame[sel.frame.card.isin(PIONEERS)]
     extra = "".join(f", {c} +{p}" for c, p in zip(pioneer.card, pioneer.points, strict=True))
-    return (f"Restoring {card_name(cards, discovery_id)}: bonus +{bonus} "
-            f"({len(sel.adds)} composer(s) add{extra}; RESTORE.1–5)")
+    return (f"Restoring {card_name(cards, discovery_id)}: bonus +{bonus}<br><sup>"
+            f"{len(sel.adds)} composer(s) add{extra} (RESTORE.1–5; before the RESTORE.4 cap)"
+            "</sup>")
 
 
 def _meta(sel: _Selection | None) -> dict[str, Any]:

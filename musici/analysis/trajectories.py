@@ -239,7 +239,8 @@ def fan_chart(months_frame: pd.DataFrame, *, by: str = "strategy", value: str = 
             hovertemplate=f"{group}: month %{{x}}, median {value} %{{y}}<extra></extra>"))
     label = ", ".join(f"{b:.0%}" for b in order)
     head = f"{title}: " if title else ""
-    fig.update_layout(title=f"{head}{value} by month, median and central {label} bands per {by}",
+    fig.update_layout(title=f"{head}{value} by month<br><sup>median and central {label} bands per "
+                            f"{by}</sup>",
                       xaxis_title="month", yaxis_title=value, template="plotly_white",
                       height=460)
     if value == "fame":

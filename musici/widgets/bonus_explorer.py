@@ -86,10 +86,11 @@ class BonusExplorer:
             description="add card", placeholder="type a composer or a piece, pick, press Enter",
             layout=widgets.Layout(width="640px"))
         self.search.add_class("played-search")
+        auto = widgets.Layout(width="auto")
         self.good = widgets.Checkbox(value=True, description="concert rated good (RESTORE.3)",
-                                     indent=False)
+                                     indent=False, layout=auto)
         self.good.add_class("good-box")
-        self.pioneer = widgets.Checkbox(value=False, indent=False,
+        self.pioneer = widgets.Checkbox(value=False, indent=False, layout=auto,
                                         description="owns the matching pioneer card (RESTORE.5)")
         self.pioneer.add_class("pioneer-box")
         seats = [("choose cards by hand", NO_SEAT)]

@@ -301,12 +301,14 @@ class Workbench:
         }
         for name, fig in self.figures.items():
             fig.add_class(f"{name}-figure")
+            fig.layout.width = 1000 if name == "effects" else 700
         table = widgets.HTML(self.effects_html())
         table.add_class("effects-table")
         flags = widgets.HTML(self.flags_html())
         flags.add_class("flags-table")
-        self.results.children = [self.figures["effects"], table, self.figures["fan-base"],
-                                 self.figures["fan-variant"], flags]
+        self.results.children = [self.figures["effects"], table,
+                                 widgets.HBox([self.figures["fan-base"], self.figures["fan-variant"]]),
+                                 flags]
 
     def effects_html(self) -> str:
         c = self.comparison
