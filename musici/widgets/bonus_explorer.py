@@ -222,7 +222,7 @@ class BonusExplorer:
         """The graph and table as plain HTML (plotly.js expected on the page)."""
         fig = self._figure(self.view.value)
         return ("<div class='bonus-explorer-static' style='display:flex;gap:12px;"
-                "align-items:flex-start'>"
+                "align-items:flex-start;overflow-x:auto'>"
                 f"<div>{fig.to_html(include_plotlyjs=False, full_html=False)}</div>"
                 f"<div style='max-width:440px'>{self.table.value}</div></div>")
 
