@@ -502,3 +502,27 @@ def test_explain_best_of_card_names_the_orchestras_style():
         assert f"orchestras were of the {own_style} style" in text
         assert f"card's {d['style']} style because it rated better" in text
         assert f"({d['rating']} vs {own.level})" in text
+
+
+# ---------------------------------------------------------------------------- rating map
+@pytest.mark.rules("RATE.POOR.2", "RATE.POOR.3", "RATE.FAIR.2", "RATE.GOOD")
+def test_rating_heatmap_cells_are_the_engines_ratings():
+    from musici.analysis.rating_map import rating_heatmap
+    from musici.rating import FAME_INDEX, rate_concert
+
+    card = CARDS.music["S04"]
+    fig = rating_heatmap(CARDS, "S04", most=4)
+    assert len(fig.data) == 2 and {t.type for t in fig.data} == {"heatmap"}
+    for trace, style in zip(fig.data, ("authentic", "modern"), strict=True):
+        for vocal in range(5):
+            for inst in range(5):
+                r = rate_concert(card, style, (inst, vocal), 0)
+                assert trace.z[vocal][inst] == card.fame[FAME_INDEX[r.level]]
+                assert trace.text[vocal][inst].startswith(r.level)
+    authentic = fig.data[0]
+    assert authentic.text[2][0] == "poor<br>POOR.2+3"  # no players and two short
+    assert authentic.text[2][2] == "good"
+    with pytest.raises(ValueError, match="styles must be"):
+        rating_heatmap(CARDS, "S04", styles=["baroque"])
+    with pytest.raises(KeyError):
+        rating_heatmap(CARDS, "X99")
