@@ -27,6 +27,7 @@ import html as html_lib
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,10 @@ CELL_TIMEOUT = 900  # seconds per cell when executing a notebook for the site
 RATING_MAP = "<!-- musici: rating map -->"  # replaced on the rules page by the heat map
 LIVE_ONLY = ("<p class='musici-live-only'><i>An interactive widget: it needs a running "
              "kernel (open this notebook in JupyterLab or Voila).</i></p>")
+# Notebook pages use the whole window (their figures are drawn for about 900 px): no width
+# limit, the page's table of contents only on very wide screens, wide outputs scroll.
+WIDE_PAGE = ("<style>.md-grid{max-width:none}.jp-OutputArea-output{overflow-x:auto}"
+             "@media (max-width:1800px){.md-sidebar--secondary{display:none !important}}</style>\n")
 _PICTURE = re.compile(r'class="plotly-graph-div"|<img\b|<svg\b')
 _REMOTE_SCRIPT = re.compile(r'<script[^>]*\bsrc="https?://[^"]*"[^>]*>\s*</script>')
 
@@ -116,6 +121,9 @@ def executed(path: Path) -> Path:
     out = root / TUTORIALS / path.name
     if out.is_file():
         return root
+    for stale in CACHE.glob(f"{path.stem}-*"):  # earlier runs of this notebook
+        if stale.is_dir() and re.fullmatch(rf"{re.escape(path.stem)}-[0-9a-f]{{20}}", stale.name):
+            shutil.rmtree(stale, ignore_errors=True)
     nb = nbformat.read(path, as_version=4)
     # figures as plotly's JSON mime type only (no inline plotly.js); the kernel inherits it
     os.environ["PLOTLY_RENDERER"] = "plotly_mimetype"
@@ -217,7 +225,7 @@ def on_page_content(html: str, page, config, files) -> str:
         html = f'<script src="{script.url_relative_to(page.file)}"></script>\n' + html
     if not page.file.src_uri.endswith(".ipynb"):
         return html
-    html = _REMOTE_SCRIPT.sub("", html)
+    html = WIDE_PAGE + _REMOTE_SCRIPT.sub("", html)
     if not _PICTURE.search(html):
         raise PluginError(f"tutorial {page.file.src_uri} shows no picture (no figure or image "
                           "in its executed outputs): the docs must show what the notebook draws")

@@ -439,24 +439,17 @@ RULES = [
     md("""
     ### The whole map for one card
 
-    Every mix of authentic orchestras for the *Messiah*, no markers, no media. The corner
-    (0, 0) and the edges with a missing section are poor (RATE.POOR.3); 20 or more
-    musicians short of the 40 required is poor (RATE.POOR.2); exactly 30 musicians with both
-    sections is fair (RATE.FAIR.2); 40 or more with both sections is good, whatever the mix:
-    only totals are compared.
+    Every mix of orchestras for the *Messiah*, in each style, no markers, no media
+    (`rating_heatmap` calls `rate_concert` for every cell). The corner (0, 0) and the edges
+    with a missing section are poor (RATE.POOR.3); 20 or more musicians short of the total
+    required is poor (RATE.POOR.2); exactly one orchestra short with both sections is fair
+    (RATE.FAIR.2); the full total with both sections is good, whatever the mix: only totals
+    are compared.
     """),
     code("""
-    size = range(5)
-    fame = [[messiah.fame[FAME_INDEX[rate_concert(messiah, "authentic", (i, v), 0).level]]
-             for i in size] for v in size]
-    level = [[rate_concert(messiah, "authentic", (i, v), 0).level for i in size] for v in size]
-    fig = go.Figure(go.Heatmap(z=fame, x=list(size), y=list(size), text=level,
-                               texttemplate="%{text}<br>%{z}", colorscale="RdYlGn",
-                               colorbar={"title": "fame"}))
-    fig.update_layout(title="Messiah in the authentic style: rating and fame", height=420,
-                      xaxis_title="instrumental orchestras", yaxis_title="vocal orchestras",
-                      template="plotly_white")
-    fig
+    from musici.analysis.rating_map import rating_heatmap
+
+    rating_heatmap(cards, "S04")
     """),
     md("""
     ## RESTORE: restoring a discovery card

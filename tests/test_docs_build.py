@@ -86,7 +86,8 @@ def test_a_tutorial_page_without_a_picture_fails_the_build():
             '</script><div class="plotly-graph-div"></div>')
     out = hooks.on_page_content(html, page("notebooks/play.ipynb"), None, FakeFiles())
     assert "cdnjs" not in out  # nothing is fetched from another host
-    assert out.startswith('<script src="../../assets/plotly.min.js">')
+    script = out.index('<script src="../../assets/plotly.min.js">')
+    assert script < out.index("plotly-graph-div")  # loaded before the figure draws
     # a plain page needs no picture
     assert hooks.on_page_content("<p>text</p>", page("cards.md"), None, FakeFiles()) == "<p>text</p>"
 

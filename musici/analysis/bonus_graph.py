@@ -161,7 +161,7 @@ CHAR_PX = 7.0  # a generous mean glyph width at FONT_SIZE (bold included)
 LABEL_GAP_PX = 15  # from a composer's centre to its label: clear of the rings (radius <= 13)
 ROW_PX = 24  # one sub-row of a country lane
 MARGIN = {"l": 120, "r": 20, "t": 110, "b": 50}
-WIDTH = 1000
+WIDTH = 900  # fits a docs page and a notebook; labels are packed for the width used
 
 
 def composer_labels(graph: nx.DiGraph) -> dict[str, str]:
