@@ -4,6 +4,8 @@ give the same frames, and exports are written. The page itself: test_browser_see
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 
@@ -118,3 +120,16 @@ def test_combine_results_numbers_games_of_later_chunks_after_earlier_ones():
     assert list(joined.games.seed) == [*parts[0].games.seed, *parts[1].games.seed]
     with pytest.raises(ValueError, match="no batches"):
         combine_results([], {})
+
+
+def test_an_uploaded_card_set_becomes_the_variants_cards(tmp_path):
+    from musici.cards import standard_cardset_data
+
+    bench = small(upload_dir=tmp_path)
+    data = json.dumps(standard_cardset_data() | {"name": "mine"}).encode()
+    bench._on_upload({"new": ({"name": "mine.json", "content": memoryview(data)},)})
+    assert bench.variant_cards.value == str(tmp_path / "mine.json")
+    assert bench.setups()[1].cards.name == "mine" and "cards mine.json" in bench.setups()[1].name
+    bench._on_upload({"new": ({"name": "bad.json", "content": memoryview(b"{")},)})
+    assert "bad.json is not a card set" in bench.status.value
+    assert bench.variant_cards.value == str(tmp_path / "mine.json")  # unchanged

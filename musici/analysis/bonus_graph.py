@@ -420,7 +420,7 @@ def bonus_figure(cards: CardSet, discovery_id: str | None = None, played: Sequen
     fig = go.Figure(data=traces)
     lowest = min(bottom for _, bottom, _ in layout.lanes.values())
     fig.update_layout(
-        title={"text": title, "font": {"size": 14}, "y": 0.99, "yanchor": "top",
+        title={"text": title, "font": {"size": 14}, "y": 0.985, "yanchor": "top",
                "yref": "container"},
         meta=_meta(sel), template="plotly_white", width=layout.width, height=layout.height,
         margin=MARGIN, hovermode="closest",
@@ -526,7 +526,7 @@ def lineage_figure(cards: CardSet, discovery_id: str | None = None, played: Sequ
     fig = go.Figure(data=traces)
     fig.update_layout(
         title={"text": "Teaching lineages as family trees (RESTORE.2; RULING-LINEAGE: any "
-                       "depth counts)", "font": {"size": 14}, "y": 0.99, "yanchor": "top",
+                       "depth counts)", "font": {"size": 14}, "y": 0.985, "yanchor": "top",
                "yref": "container"},
         meta=_meta(sel), template="plotly_white", width=width,
         height=int(MARGIN["t"] + MARGIN["b"] + TREE_ROW_PX * (rows + 0.6)),

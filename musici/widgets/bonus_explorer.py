@@ -122,7 +122,11 @@ class BonusExplorer:
         self.seat.observe(self._on_seat, names="value")
         self.search.observe(self._on_search, names="value")
         self.view.observe(self._on_view, names="value")
-        self.graphs = widgets.Box([self.figures["timeline"]])
+        # both views live in the page from the start (a FigureWidget first shown later failed
+        # to initialise in anywidget); the toggle hides the other one's box
+        self.views = {name: widgets.Box([fig]) for name, fig in self.figures.items()}
+        self.views["tree"].layout.display = "none"
+        self.graphs = widgets.VBox(list(self.views.values()))
         choose = widgets.VBox([self.discovery, self.search, self.played,
                                widgets.HBox([self.seat, self.good, self.pioneer])])
         self.widget = widgets.VBox([
@@ -152,7 +156,8 @@ class BonusExplorer:
         self.search.value = ""
 
     def _on_view(self, change: dict[str, Any]) -> None:
-        self.graphs.children = (self.figures[change["new"]],)
+        for name, box in self.views.items():
+            box.layout.display = "flex" if name == change["new"] else "none"
 
     def _played(self) -> list[str]:
         return [c for c in self.played.value if c != self.discovery.value]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -76,7 +77,8 @@ class Workbench:
 
     def __init__(self, players: Sequence[str] = LINEUP, *, rules: Mapping[str, Any] | None = None,
                  variant_players: Sequence[str] | None = None, games: int = 200,
-                 jobs: int = 2, seed: int = 0, export_dir: str | Path = "whatif-runs") -> None:
+                 jobs: int = 2, seed: int = 0, export_dir: str | Path = "whatif-runs",
+                 upload_dir: str | Path | None = None) -> None:
         strategies = sorted(available_strategies())
         for lineup in (players, variant_players or ()):
             unknown = [p for p in lineup if p not in strategies]
@@ -122,6 +124,10 @@ class Workbench:
                                        layout=WIDE)
         self.variant_cards = widgets.Text(description="variant cards", placeholder=hint,
                                           style=LABEL, layout=WIDE)
+        self.upload = widgets.FileUpload(accept=".json", multiple=False,
+                                         description="upload a card set")
+        self.upload.add_class("cards-upload")
+        self.uploads = Path(upload_dir) if upload_dir is not None else None
         self.games = widgets.BoundedIntText(value=games, min=1, max=1_000_000,
                                             description="games per arm", style=LABEL)
         self.games.add_class("games-box")
@@ -146,6 +152,7 @@ class Workbench:
         self.export_button.add_class("export-btn")
         self.export_status = widgets.HTML()
 
+        self.upload.observe(self._on_upload, names="value")
         self.ruling.observe(self._on_ruling, names="value")
         self.changes.observe(lambda _: self._show_changes(), names="value")
         self.add_ruling.on_click(lambda _: self._add_ruling())
@@ -167,7 +174,8 @@ class Workbench:
                               self.base_players]),
                 widgets.HBox([widgets.Label("variant", layout=widgets.Layout(width="70px")),
                               self.variant_players])),
-            box("Card sets and batch", self.base_cards, self.variant_cards,
+            box("Card sets and batch", self.base_cards,
+                widgets.HBox([self.variant_cards, self.upload]),
                 widgets.HBox([self.games, self.jobs, self.seed])),
             widgets.HBox([self.run_button, self.progress, self.status]),
             self.results,
@@ -208,6 +216,24 @@ class Workbench:
                                  f"{', '.join(map(str, option.choices))}")
             rules[name] = value
         return rules
+
+    def _on_upload(self, change: dict[str, Any]) -> None:
+        """An uploaded card set is saved to a file and used by the variant arm (a file, so
+        the worker processes and the export can name it)."""
+        if not change["new"]:
+            return
+        item = change["new"][0]
+        folder = self.uploads or Path(tempfile.mkdtemp(prefix="musici-cards-"))
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / Path(str(item["name"])).name
+        path.write_bytes(bytes(item["content"]))
+        try:
+            load_cardset(path)
+        except Exception as exc:
+            self.status.value = (f"<span style='color:#b00'>{escape(item['name'])} is not a "
+                                 f"card set: {escape(str(exc))}</span>")
+            return
+        self.variant_cards.value = str(path)
 
     @staticmethod
     def _cards(text: str) -> CardSet | None:
