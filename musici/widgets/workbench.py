@@ -100,7 +100,8 @@ class Workbench:
         self.ruling.add_class("ruling-select")
         self.choice = widgets.Dropdown(description="variant value", style=LABEL)
         self.choice.add_class("ruling-choice")
-        self.add_ruling = widgets.Button(description="add to the variant", icon="plus")
+        self.add_ruling = widgets.Button(description="add to the variant", icon="plus",
+                                         layout=widgets.Layout(width="auto"))
         self.add_ruling.add_class("add-ruling")
         self.ruling_text = widgets.HTML(layout=widgets.Layout(width="900px"))
         self.ruling_text.add_class("ruling-help")
@@ -125,7 +126,8 @@ class Workbench:
         self.variant_cards = widgets.Text(description="variant cards", placeholder=hint,
                                           style=LABEL, layout=WIDE)
         self.upload = widgets.FileUpload(accept=".json", multiple=False,
-                                         description="upload a card set")
+                                         description="upload a card set",
+                                         layout=widgets.Layout(width="auto"))
         self.upload.add_class("cards-upload")
         self.uploads = Path(upload_dir) if upload_dir is not None else None
         self.games = widgets.BoundedIntText(value=games, min=1, max=1_000_000,
@@ -148,7 +150,7 @@ class Workbench:
         self.export_dir = widgets.Text(value=str(export_dir), description="export to",
                                        style=LABEL, layout=WIDE)
         self.export_button = widgets.Button(description="export runs and figures", icon="save",
-                                            disabled=True)
+                                            disabled=True, layout=widgets.Layout(width="auto"))
         self.export_button.add_class("export-btn")
         self.export_status = widgets.HTML()
 
