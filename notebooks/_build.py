@@ -439,24 +439,17 @@ RULES = [
     md("""
     ### The whole map for one card
 
-    Every mix of authentic orchestras for the *Messiah*, no markers, no media. The corner
-    (0, 0) and the edges with a missing section are poor (RATE.POOR.3); 20 or more
-    musicians short of the 40 required is poor (RATE.POOR.2); exactly 30 musicians with both
-    sections is fair (RATE.FAIR.2); 40 or more with both sections is good, whatever the mix:
-    only totals are compared.
+    Every mix of orchestras for the *Messiah*, in each style, no markers, no media
+    (`rating_heatmap` calls `rate_concert` for every cell). The corner (0, 0) and the edges
+    with a missing section are poor (RATE.POOR.3); 20 or more musicians short of the total
+    required is poor (RATE.POOR.2); exactly one orchestra short with both sections is fair
+    (RATE.FAIR.2); the full total with both sections is good, whatever the mix: only totals
+    are compared.
     """),
     code("""
-    size = range(5)
-    fame = [[messiah.fame[FAME_INDEX[rate_concert(messiah, "authentic", (i, v), 0).level]]
-             for i in size] for v in size]
-    level = [[rate_concert(messiah, "authentic", (i, v), 0).level for i in size] for v in size]
-    fig = go.Figure(go.Heatmap(z=fame, x=list(size), y=list(size), text=level,
-                               texttemplate="%{text}<br>%{z}", colorscale="RdYlGn",
-                               colorbar={"title": "fame"}))
-    fig.update_layout(title="Messiah in the authentic style: rating and fame", height=420,
-                      xaxis_title="instrumental orchestras", yaxis_title="vocal orchestras",
-                      template="plotly_white")
-    fig
+    from musici.analysis.rating_map import rating_heatmap
+
+    rating_heatmap(cards, "S04")
     """),
     md("""
     ## RESTORE: restoring a discovery card
@@ -552,20 +545,36 @@ RULES = [
     md("""
     ### The composer graph
 
-    `bonus_figure` draws every composer of the card set by birth year (x) and nationality
-    group (y), coloured by era, with teacher → pupil arrows. For a restoration it rings the
-    composers who add to the bonus (orange) or add nothing (grey), marks the discovery with a
-    star, and draws the lineage used in orange. Hover over a composer for their cards.
+    `bonus_figure` draws every composer of the card set by birth year (x), one lane per
+    **country** (y), because RESTORE.1 compares the country (Beethoven, German, and Hummel,
+    Austrian, give each other no nationality point). Dots are coloured by era. Composers
+    who share a surname are named in full (both Bachs, both Scarlattis). For a restoration
+    the figure rings the composers who add to the bonus (orange) or add nothing (grey),
+    marks the discovery with a star beside its name, and draws the lineage used in orange.
+    Hover over a composer for their cards and teachers; *all teaching links* in the legend
+    shows every teacher → pupil link.
     """),
     code("""
     bonus_figure(cards, "D01", PLAYED)
     """),
     md("""
+    The teaching lineages (RESTORE.2) read best as family trees: teachers on the left, their
+    pupils one generation to the right. Soler's restoration (D09) with Alessandro Scarlatti
+    played before it counts through Domenico Scarlatti, Alessandro's son and Soler's teacher.
+    """),
+    code("""
+    from musici.analysis import lineage_figure
+
+    lineage_figure(cards, "D09", ["S07"])
+    """),
+    md("""
     ### Try it: the bonus explorer
 
-    Pick a discovery card and the cards played before it (Ctrl/Cmd-click for several); tick
-    whether the concert is good (RESTORE.3) and whether you own the matching pioneer card
-    (RESTORE.5). The table and the graph use the engine's own restoration.
+    Pick a discovery card, then add the cards played before it: type a composer or a piece
+    in *add card* and pick it (or type a card id into the chips); a chip's × removes it.
+    Tick whether the concert is good (RESTORE.3) and whether you own the matching pioneer
+    card (RESTORE.5). The table beside the graph and the graph itself use the engine's own
+    restoration; the buttons switch between the time line and the teaching lineages.
     """),
     code("""
     from musici.widgets import BonusExplorer
@@ -906,12 +915,35 @@ WHAT_IF = [
 
     The batches here are small so the notebook runs in seconds. Intervals narrow like
     1/√games: real studies use 1000 games or more (`musici compare ... --games 2000`).
+
+    ## The workbench
+
+    Pick a ruling (its full text shows below it), its value for the variant and *add to
+    the variant*; change a line-up (type a strategy name, Enter; × removes one) or point an
+    arm at a card-set file; choose the games per arm and the worker processes; press
+    **run**. The progress bar moves as the games are played. Then read the effects (one
+    panel per metric, each with its own axis), the fan chart of each arm and the balance
+    flags, and export the runs (parquet) and the figures (HTML) to a folder.
+    """),
+    code("""
+    from musici.widgets import Workbench
+
+    bench = Workbench(["impresario", "merchant", "collector", "greedy"],
+                      rules={"RULING-MONTHS": 6}, games=200, jobs=2)
+    bench
+    """),
+    md("""
+    ## The same studies in code
+
+    Everything the workbench does is a few calls: `compare` plays the arms,
+    `effects_figure` draws the effects, `fan_chart` the months.
     """),
     code("""
     import pandas as pd
     import plotly.graph_objects as go
 
     from musici.analysis import fan_chart
+    from musici.analysis.whatif import clear_effect, effects_figure
     from musici.rules import RULE_OPTIONS
     from musici.sim.compare import Setup, compare
 
@@ -921,40 +953,26 @@ WHAT_IF = [
     LINEUP = ["impresario", "merchant", "collector", "greedy"]
     """),
     md("""
-    The rulings and their options (the first choice is the default):
+    The rulings and their options (the first choice is the default), with the full text
+    of each:
     """),
     code("""
-    pd.DataFrame([{"ruling": o.name, "default": o.default,
-                   "options": ", ".join(map(str, o.choices)), "what": o.doc}
-                  for o in RULE_OPTIONS.values()])
+    from IPython.display import HTML
+
+    rulings = pd.DataFrame([{"ruling": o.name, "default": o.default,
+                             "options": ", ".join(map(str, o.choices)), "what": o.doc}
+                            for o in RULE_OPTIONS.values()])
+    HTML(rulings.to_html(index=False, border=0).replace("<td>", "<td style='white-space:normal'>"))
     """),
     md("""
-    Two helpers: the effects table with a column saying whether the interval excludes zero,
-    and a plot of one metric's effects with their intervals.
+    A helper for the effects table, with a column saying whether the interval excludes zero:
     """),
     code("""
     def effects_table(comparison):
         \"\"\"The paired effects (variant - base) with their 95% intervals.\"\"\"
         table = comparison.effects.copy()
-        clear = (table.low > 0) | (table.high < 0)  # the interval excludes 0
-        table["clear?"] = clear.map({True: "yes", False: ""})
+        table["clear?"] = clear_effect(table).map({True: "yes", False: ""})
         return table.round(3)
-
-
-    def effect_figure(comparison, metrics=("win share", "final fame"), title=""):
-        \"\"\"Effects with 95% intervals; the dashed line is 'no effect'.\"\"\"
-        rows = comparison.effects[comparison.effects.metric.isin(metrics)]
-        fig = go.Figure()
-        for metric in metrics:
-            part = rows[rows.metric == metric]
-            fig.add_trace(go.Scatter(
-                x=part.effect, y=part.who, mode="markers", name=metric,
-                error_x={"type": "data", "symmetric": False, "array": part.high - part.effect,
-                         "arrayminus": part.effect - part.low}))
-        fig.add_vline(x=0, line_dash="dash", line_color="#888")
-        fig.update_layout(title=title, xaxis_title="effect (variant - base), 95% interval",
-                          template="plotly_white", height=340)
-        return fig
     """),
     md("""
     ## 1. A ruling switched: media bids in 100 G steps
@@ -981,7 +999,8 @@ WHAT_IF = [
       effect*. With many rows, expect about one in twenty to look "clear" by chance.
     """),
     code("""
-    effect_figure(media, title="Media bids in 100 G steps: effect per bot")
+    effects_figure(media.effects, metrics=["win share", "final fame", "final money"],
+                   title="Media bids in 100 G steps: effect per bot")
     """),
     md("""
     A ruling can act through the bots as much as through the game. Look at the greedy
@@ -1004,7 +1023,8 @@ WHAT_IF = [
     effects_table(short)
     """),
     code("""
-    effect_figure(short, metrics=("win share",), title="Six months instead of twelve: win share")
+    effects_figure(short.effects, metrics=["win share", "final fame"],
+                   title="Six months instead of twelve")
     """),
     md("""
     **Fan charts** show how fame builds up month by month in each arm: the line is each
@@ -1012,10 +1032,10 @@ WHAT_IF = [
     90 % of games. The dashed lines at 30 and 50 are the salary surcharge levels (P5.4).
     """),
     code("""
-    fan_chart(short.base.months)
+    fan_chart(short.base.months, title=short.names[0])
     """),
     code("""
-    fan_chart(short.variant.months)
+    fan_chart(short.variant.months, title=short.names[1])
     """),
     md("""
     ## 3. A different line-up
@@ -1033,7 +1053,8 @@ WHAT_IF = [
     effects_table(rivals)
     """),
     code("""
-    effect_figure(rivals, title="A second impresario instead of greedy")
+    effects_figure(rivals.effects, metrics=["win share", "final fame"],
+                   title="A second impresario instead of greedy")
     """),
     md("""
     ## Going further
@@ -1067,6 +1088,7 @@ BALANCE = [
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
+    from musici.analysis.palette import strategy_colours
     from musici.sim import simulate
     from musici.sim.balance import MIN_PLAYS, balance_report
 
@@ -1102,9 +1124,9 @@ BALANCE = [
     seat should be favoured; a seat whose interval excludes 1/4 is flagged.
     """),
     code("""
-    def win_bars(table, key, title):
+    def win_bars(table, key, title, colours=None):
         fig = go.Figure(go.Bar(
-            x=table[key].astype(str), y=table.win_rate,
+            x=table[key].astype(str), y=table.win_rate, marker_color=colours,
             error_y={"type": "data", "symmetric": False, "array": table.win_high - table.win_rate,
                      "arrayminus": table.win_rate - table.win_low},
             text=[f"{w:.0%}" for w in table.win_rate], textposition="outside"))
@@ -1117,7 +1139,8 @@ BALANCE = [
     win_bars(report.by_seat, "seat", f"Win rate by seat, {GAMES} games (95% intervals)")
     """),
     code("""
-    win_bars(report.by_strategy, "strategy", f"Win rate by strategy, {GAMES} games (95% intervals)")
+    win_bars(report.by_strategy, "strategy", f"Win rate by strategy, {GAMES} games (95% intervals)",
+             colours=strategy_colours(report.by_strategy.strategy))
     """),
     md("""
     Mean final fame per strategy (fame after the END awards and marker penalties), with
@@ -1125,7 +1148,7 @@ BALANCE = [
     """),
     code("""
     s = report.by_strategy
-    fig = go.Figure(go.Bar(x=s.strategy, y=s.mean_fame,
+    fig = go.Figure(go.Bar(x=s.strategy, y=s.mean_fame, marker_color=strategy_colours(s.strategy),
                            error_y={"type": "data", "symmetric": False,
                                     "array": s.fame_high - s.mean_fame,
                                     "arrayminus": s.mean_fame - s.fame_low}))

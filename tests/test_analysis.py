@@ -22,6 +22,8 @@ from musici.analysis import (
     bonus_for_seat,
     cardset_html,
     composer_graph,
+    composer_labels,
+    composer_layout,
     explain_concert,
     explain_event,
     explain_payment,
@@ -29,8 +31,11 @@ from musici.analysis import (
     fame_points,
     fan_chart,
     game_html,
+    lineage_figure,
     results_html,
 )
+from musici.analysis.bonus_graph import CHAR_PX, LABEL_GAP_PX, MARGIN, lineage_tree_layout
+from musici.analysis.palette import STRATEGY_COLOURS, strategy_colour
 from musici.cards import cardset_from_data, standard_cardset_data
 from musici.strategies import greedy_strategy, random_strategy
 
@@ -252,13 +257,13 @@ def test_composer_graph_and_figure_highlights():
     assert set(graph.nodes) == set(CARDS.composers)
     assert graph.has_edge("corelli", "geminiani") and graph.nodes["js-bach"]["n_cards"] == 4
     plain = bonus_figure(CARDS)
-    composers = [c for t in plain.data if t.name in ("baroque", "classical", "romantic")
+    composers = [c for t in plain.data if t.meta in ("baroque", "classical", "romantic")
                  for c in t.customdata]
     assert sorted(composers) == sorted(CARDS.composers)  # one node per composer
     played = ["S07", "S16", "S25"]  # for Soler's D09: lineage, era (classical), nothing
     frame = bonus_breakdown(CARDS, "D09", played)
     fig = bonus_figure(CARDS, "D09", played)
-    traces = {t.name: t for t in fig.data}
+    traces = {t.meta: t for t in fig.data}
     assert list(traces["discovery"].customdata) == ["soler"]
     adds = {CARDS.music[c].composer for c, a, b in zip(frame.card, frame.nationality_or_era,
                                                         frame.composer_or_lineage, strict=True)
@@ -267,9 +272,90 @@ def test_composer_graph_and_figure_highlights():
     assert adds == {"a-scarlatti", "haydn"} and nothing == {"verdi"}
     assert set(traces["adds to the bonus"].customdata) == adds
     assert set(traces["played, adds nothing"].customdata) == nothing
-    assert "lineage used" in traces
+    assert len(traces["lineage used"].x) > 0  # A. Scarlatti -> D. Scarlatti -> Soler
     assert f"+{frame.attrs['bonus']}" in fig.layout.title.text
     assert fig.layout.meta["bonus"] == frame.attrs["bonus"]
+
+
+def test_composer_labels_tell_namesakes_apart():
+    labels = composer_labels(composer_graph(CARDS))
+    assert labels["js-bach"] == "Johann Sebastian Bach" and labels["cpe-bach"].endswith("Bach")
+    assert labels["a-scarlatti"] != labels["d-scarlatti"]
+    assert labels["mozart"] == "Mozart"  # a unique surname stays short
+    assert len(set(labels.values())) == len(labels)
+
+
+@pytest.mark.rules("RESTORE.1")
+def test_composer_lanes_are_countries_as_restore_1_compares_them():
+    graph = composer_graph(CARDS)
+    layout = composer_layout(graph)
+    assert set(layout.lanes) == {d["nationality"] for _, d in graph.nodes(data=True)}
+    for node, (_, y) in layout.positions.items():  # every composer inside its country's lane
+        top, bottom, _ = layout.lanes[graph.nodes[node]["nationality"]]
+        assert bottom <= y <= top, node
+    # Beethoven (German) and Hummel (Austrian) share a scoring group but not a lane
+    lane = {n: graph.nodes[n]["nationality"] for n in ("beethoven", "hummel")}
+    assert lane["beethoven"] != lane["hummel"]
+    fig = bonus_figure(CARDS)
+    assert list(fig.layout.yaxis.ticktext) == list(layout.lanes)
+
+
+@pytest.mark.parametrize("width", [700, 1000, 1400])
+def test_composer_labels_do_not_overlap_in_page_pixels(width):
+    graph = composer_graph(CARDS)
+    layout = composer_layout(graph, width)
+    plot = width - MARGIN["l"] - MARGIN["r"]
+    lo, hi = layout.x_range
+    px = {n: (x - lo) / (hi - lo) * plot for n, (x, _) in layout.positions.items()}
+    boxes = {n: (px[n] - 12, px[n] + LABEL_GAP_PX + CHAR_PX * len(layout.labels[n]) + 4,
+                 layout.positions[n][1]) for n in graph.nodes}
+    for a, (l1, r1, y1) in boxes.items():
+        assert r1 <= plot, (a, "label runs past the plot")
+        for b, (l2, r2, y2) in boxes.items():
+            if a < b and y1 == y2:
+                assert r1 < l2 or r2 < l1, (a, b)
+
+
+def test_label_trace_marks_the_discovery_without_hiding_its_name():
+    fig = bonus_figure(CARDS, "D09", ["S07", "S16"])
+    traces = {t.meta: t for t in fig.data}
+    labels = traces["composer names"]
+    names = dict(zip(labels.customdata, labels.text, strict=True))
+    assert names["soler"] == "<b>Soler</b>" and names["a-scarlatti"].startswith("<b>")
+    assert names["verdi"] == "Verdi"
+    star = traces["discovery"]
+    label_x = dict(zip(labels.customdata, labels.x, strict=True))
+    assert label_x["soler"] > star.x[0]  # the name starts right of the star, not under it
+    assert labels.textposition == "middle right"
+
+
+@pytest.mark.rules("RESTORE.2")
+def test_lineage_tree_puts_every_pupil_one_generation_or_more_after_a_teacher():
+    graph = composer_graph(CARDS)
+    pos = lineage_tree_layout(graph)
+    assert set(pos) == {n for n in graph.nodes if graph.degree(n)}
+    for teacher, pupil in graph.edges:
+        assert pos[pupil][0] > pos[teacher][0], (teacher, pupil)
+    assert len(set(pos.values())) == len(pos)  # no two composers on one spot
+    fig = lineage_figure(CARDS, "D09", ["S07"])
+    traces = {t.meta: t for t in fig.data}
+    assert list(traces["adds to the bonus"].customdata) == ["a-scarlatti"]
+    assert len(traces["lineage used"].x) == 6  # two links: A. Scarlatti -> D. Scarlatti -> Soler
+
+
+def test_palette_keeps_one_colour_per_strategy():
+    assert strategy_colour("impresario") == strategy_colour("entry 3: greedy -> impresario")
+    assert strategy_colour("search(rollouts=8)") == STRATEGY_COLOURS["search"]
+    assert len(set(STRATEGY_COLOURS.values())) == len(STRATEGY_COLOURS)
+    mine = strategy_colour("my_bot.py")
+    assert mine == strategy_colour("my_bot.py") and mine not in STRATEGY_COLOURS.values()
+    rows = [{"strategy": s, "month": m, "fame": m} for s in ("merchant", "collector")
+            for m in (1, 2)]
+    fig = fan_chart(pd.DataFrame(rows), title="variant arm")
+    lines = {t.name: t.line.color for t in fig.data if "band" not in t.name}
+    assert lines == {"collector": STRATEGY_COLOURS["collector"],
+                     "merchant": STRATEGY_COLOURS["merchant"]}
+    assert fig.layout.title.text.startswith("variant arm:")
 
 
 # ---------------------------------------------------------------------------- trajectories
@@ -414,3 +500,27 @@ def test_explain_best_of_card_names_the_orchestras_style():
         assert f"orchestras were of the {own_style} style" in text
         assert f"card's {d['style']} style because it rated better" in text
         assert f"({d['rating']} vs {own.level})" in text
+
+
+# ---------------------------------------------------------------------------- rating map
+@pytest.mark.rules("RATE.POOR.2", "RATE.POOR.3", "RATE.FAIR.2", "RATE.GOOD")
+def test_rating_heatmap_cells_are_the_engines_ratings():
+    from musici.analysis.rating_map import rating_heatmap
+    from musici.rating import FAME_INDEX, rate_concert
+
+    card = CARDS.music["S04"]
+    fig = rating_heatmap(CARDS, "S04", most=4)
+    assert len(fig.data) == 2 and {t.type for t in fig.data} == {"heatmap"}
+    for trace, style in zip(fig.data, ("authentic", "modern"), strict=True):
+        for vocal in range(5):
+            for inst in range(5):
+                r = rate_concert(card, style, (inst, vocal), 0)
+                assert trace.z[vocal][inst] == card.fame[FAME_INDEX[r.level]]
+                assert trace.text[vocal][inst].startswith(r.level)
+    authentic = fig.data[0]
+    assert authentic.text[2][0] == "poor<br>POOR.2+3"  # no players and two short
+    assert authentic.text[2][2] == "good"
+    with pytest.raises(ValueError, match="styles must be"):
+        rating_heatmap(CARDS, "S04", styles=["baroque"])
+    with pytest.raises(KeyError):
+        rating_heatmap(CARDS, "X99")

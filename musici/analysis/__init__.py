@@ -20,7 +20,10 @@ from musici.analysis.bonus_graph import (
     bonus_figure,
     bonus_for_seat,
     composer_graph,
+    composer_labels,
+    composer_layout,
     composer_positions,
+    lineage_figure,
 )
 from musici.analysis.explain import PAYMENT_KINDS, Line, explain_concert, explain_event, explain_payment
 from musici.analysis.trajectories import THRESHOLDS, fame_figure, fame_points, fan_chart
@@ -28,7 +31,7 @@ from musici.html import cardset_html, game_html, results_html, simulation_html, 
 
 __all__ = [
     "PAYMENT_KINDS", "THRESHOLDS", "Line", "bonus_breakdown", "bonus_figure", "bonus_for_seat",
-    "cardset_html", "composer_graph", "composer_positions", "explain_concert", "explain_event",
-    "explain_payment", "fame_figure", "fame_points", "fan_chart", "game_html", "results_html",
-    "simulation_html", "view_html",
+    "cardset_html", "composer_graph", "composer_labels", "composer_layout", "composer_positions",
+    "explain_concert", "explain_event", "explain_payment", "fame_figure", "fame_points",
+    "fan_chart", "game_html", "lineage_figure", "results_html", "simulation_html", "view_html",
 ]

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from musici.analysis.palette import SEAT_COLOURS, strategy_colour
 from musici.engine import START_MONEY
 from musici.state import PHASES
 
@@ -41,7 +42,6 @@ THRESHOLDS: tuple[tuple[int, str], ...] = (
     (30, "fame 30: +50 G salary surcharge (P5.4, COMP.1)"),
     (50, "fame 50: +100 G salary surcharge (P5.4, COMP.1)"),
 )
-SEAT_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 _TRACKED = ("fame", "pay", "income", "unpaid", "marker")
 
 
@@ -201,12 +201,13 @@ def fame_figure(game: Game, *, money: bool = False, names: Sequence[str] | None 
 
 
 def fan_chart(months_frame: pd.DataFrame, *, by: str = "strategy", value: str = "fame",
-              bands: Sequence[float] = (0.5, 0.9)) -> go.Figure:
+              bands: Sequence[float] = (0.5, 0.9), title: str | None = None) -> go.Figure:
     """Median and central quantile bands of ``value`` by month, one colour per ``by`` group.
 
     ``months_frame`` is ``simulate(...).months`` (columns month, ``by``, ``value``). Traces
     per group: one band per entry of ``bands`` (named "<group> 90% band", widest first) and
-    the median line (named by the group).
+    the median line (named by the group). Grouped by strategy, each strategy has its colour
+    of :mod:`musici.analysis.palette`. ``title`` (e.g. the arm's name) leads the title.
     """
     import plotly.graph_objects as go
 
@@ -219,7 +220,8 @@ def fan_chart(months_frame: pd.DataFrame, *, by: str = "strategy", value: str = 
     fig = go.Figure()
     order = sorted(bands, reverse=True)
     for i, (group, rows) in enumerate(months_frame.groupby(by, sort=True)):
-        colour = SEAT_COLOURS[i % len(SEAT_COLOURS)]
+        colour = (strategy_colour(str(group)) if by == "strategy"
+                  else SEAT_COLOURS[i % len(SEAT_COLOURS)])
         by_month = rows.groupby("month")[value]
         months = list(by_month.median().index)
         for b in order:
@@ -236,7 +238,9 @@ def fan_chart(months_frame: pd.DataFrame, *, by: str = "strategy", value: str = 
             legendgroup=str(group), line={"color": colour, "width": 2},
             hovertemplate=f"{group}: month %{{x}}, median {value} %{{y}}<extra></extra>"))
     label = ", ".join(f"{b:.0%}" for b in order)
-    fig.update_layout(title=f"{value} by month: median and central {label} bands per {by}",
+    head = f"{title}: " if title else ""
+    fig.update_layout(title=f"{head}{value} by month<br><sup>median and central {label} bands per "
+                            f"{by}</sup>",
                       xaxis_title="month", yaxis_title=value, template="plotly_white",
                       height=460)
     if value == "fame":

@@ -1,7 +1,8 @@
 """Notebook widgets on top of the engine and the analysis layer (ipywidgets, plotly).
 
 - :class:`GameStepper`: step through a game, travel in time, play along as a seat;
-- :class:`BonusExplorer`: the restoration bonus of a discovery card, graph and table.
+- :class:`BonusExplorer`: the restoration bonus of a discovery card, graph and table;
+- :class:`Workbench`: the designer's what-if comparisons, run from the page.
 
 Nothing below this layer imports it: ``musici.engine`` and ``musici.analysis`` work
 without ipywidgets.
@@ -12,6 +13,7 @@ from musici.widgets.controls import AnswerControls, prompt_text
 from musici.widgets.fame_chart import FameChart
 from musici.widgets.history import History
 from musici.widgets.stepper import HUMAN, GameStepper
+from musici.widgets.workbench import Workbench
 
 __all__ = ["HUMAN", "AnswerControls", "BonusExplorer", "FameChart", "GameStepper", "History",
-           "prompt_text"]
+           "Workbench", "prompt_text"]

@@ -15,18 +15,41 @@ import ipywidgets as widgets
 import pandas as pd
 import plotly.graph_objects as go
 
-from musici.analysis import bonus_breakdown, bonus_figure, bonus_for_seat
+from musici.analysis import bonus_breakdown, bonus_figure, bonus_for_seat, lineage_figure
+from musici.analysis.bonus_graph import LABELS_TRACE
 from musici.cards import CardSet, standard_cardset
 from musici.describe import card_name
 from musici.engine import Game
 
-# bonus_figure's traces that depend on the selection; the others (composers, lineage) don't
-SLOTS: tuple[str, ...] = ("lineage used", "adds to the bonus", "played, adds nothing", "discovery")
+# the traces (by meta) that depend on the selection; the others never change
+SLOTS: tuple[str, ...] = ("lineage used", "adds to the bonus", "played, adds nothing", "discovery",
+                          LABELS_TRACE)
 NO_SEAT = -1
+VIEWS = (("time line, by country", "timeline"), ("teaching lineages", "tree"))
+FIGURE_WIDTH = 900  # with the table beside it, the explorer fits a 1400 px page
+HEADERS = {"card": "card", "name": "played card", "composer": "composer",
+           "nationality_or_era": "country or era +1", "composer_or_lineage": "composer or lineage +1",
+           "why": "why", "points": "points"}
+
+
+def breakdown_html(frame: pd.DataFrame, cards: CardSet, bonus: int) -> str:
+    """The breakdown as a table with readable headers and the total under it."""
+    if len(frame):
+        shown = frame.drop(columns=["name"]).rename(columns=HEADERS)
+        body = shown.to_html(index=False, escape=True, border=0)
+    else:
+        body = "<i>no played cards: pick some above</i>"
+    capped = " (a concert caps the card's fame at 10, RESTORE.4)" if bonus else ""
+    found = "" if frame.attrs["found"] else " — nothing found: a poor rating (RATE.POOR.5)"
+    return (f"<div class='musici'>{body}<div style='margin-top:6px'><b>restoration bonus "
+            f"+{bonus}</b> for {escape(card_name(cards, frame.attrs['discovery']))}"
+            f"{escape(capped)}{escape(found)}</div></div>")
 
 
 class BonusExplorer:
-    """``.widget``: discovery dropdown, played-card selection, graph and breakdown table.
+    """``.widget``: discovery card, played cards (chips, and a search box by composer or
+    piece), the composer graph (time line by country, or the teaching lineages) and the
+    breakdown table beside it.
 
     With a ``game``, a seat dropdown fills the played cards (those before the discovery
     card if the seat played it), the pioneer card and, for a card already played, the
@@ -45,51 +68,75 @@ class BonusExplorer:
         discoveries = [(card_name(self.cards, c.id), c.id) for c in music if c.kind == "discovery"]
         if not discoveries:
             raise ValueError(f"the card set {self.cards.name!r} has no discovery cards")
+        unknown = [c for c in played if c not in self.cards.music]
+        if unknown:
+            raise ValueError(f"played cards {unknown} are not music cards of {self.cards.name!r}")
+        wide = {"description_width": "90px"}
         self.discovery = widgets.Dropdown(options=discoveries, description="discovery",
-                                          value=discovery or discoveries[0][1],
-                                          layout=widgets.Layout(width="460px"))
+                                          value=discovery or discoveries[0][1], style=wide,
+                                          layout=widgets.Layout(width="640px"))
         self.discovery.add_class("discovery-select")
-        self.played = widgets.SelectMultiple(
-            options=[(card_name(self.cards, c.id), c.id) for c in music], value=tuple(played),
-            description="played", rows=10, layout=widgets.Layout(width="460px"))
+        self.labels = {c.id: card_name(self.cards, c.id) for c in music}
+        self.played = widgets.TagsInput(value=list(played), allowed_tags=list(self.labels),
+                                        allow_duplicates=False, placeholder="card id, e.g. S07",
+                                        layout=widgets.Layout(width="640px"))
         self.played.add_class("played-select")
+        self.search = widgets.Combobox(
+            options=list(self.labels.values()), ensure_option=False, style=wide,
+            description="add card", placeholder="type a composer or a piece, pick, press Enter",
+            layout=widgets.Layout(width="640px"))
+        self.search.add_class("played-search")
+        auto = widgets.Layout(width="auto")
         self.good = widgets.Checkbox(value=True, description="concert rated good (RESTORE.3)",
-                                     indent=False)
+                                     indent=False, layout=auto)
         self.good.add_class("good-box")
-        self.pioneer = widgets.Checkbox(value=False, indent=False,
+        self.pioneer = widgets.Checkbox(value=False, indent=False, layout=auto,
                                         description="owns the matching pioneer card (RESTORE.5)")
         self.pioneer.add_class("pioneer-box")
         seats = [("choose cards by hand", NO_SEAT)]
         if game is not None:
             seats += [(f"seat {s}", s) for s in range(game.n)]
-        self.seat = widgets.Dropdown(options=seats, description="from", value=NO_SEAT)
+        self.seat = widgets.Dropdown(options=seats, description="from", value=NO_SEAT, style=wide)
         self.seat.add_class("seat-select")
         self.seat.layout.display = "flex" if game is not None else "none"
+        self.view = widgets.ToggleButtons(options=VIEWS, value="timeline")
+        self.view.add_class("graph-view")
 
-        self.table = widgets.HTML()
+        self.table = widgets.HTML(layout=widgets.Layout(width="440px"))
         self.table.add_class("bonus-table")
         self.frame: pd.DataFrame = pd.DataFrame()
         self.bonus = 0
-        self.figure = go.FigureWidget(bonus_figure(self.cards, self.discovery.value,
-                                                   self._played(), **self._options()))
-        self.figure.layout.height = 480
-        names = [t.name for t in self.figure.data]
-        for slot in SLOTS:  # every slot exists from the start, so updates never add traces
-            if slot not in names:
-                self.figure.add_scatter(x=[], y=[], mode="markers", name=slot, showlegend=False)
+        # Every trace exists in the figures from the start (the selection traces are empty
+        # without a selection): they are updated in place, never added after wrapping.
+        self.figures = {
+            "timeline": go.FigureWidget(self._figure("timeline")),
+            "tree": go.FigureWidget(self._figure("tree")),
+        }
+        self.figure = self.figures["timeline"]
         self.figure.add_class("bonus-graph")
+        self.figures["tree"].add_class("lineage-graph")
 
         self._quiet = False
         for control in (self.discovery, self.played, self.good, self.pioneer):
             control.observe(self._on_change, names="value")
         self.seat.observe(self._on_seat, names="value")
+        self.search.observe(self._on_search, names="value")
+        self.view.observe(self._on_view, names="value")
+        # both views live in the page from the start (a FigureWidget first shown later failed
+        # to initialise in anywidget); the toggle hides the other one's box
+        self.views = {name: widgets.Box([fig]) for name, fig in self.figures.items()}
+        self.views["tree"].layout.display = "none"
+        self.graphs = widgets.VBox(list(self.views.values()))
+        choose = widgets.VBox([self.discovery, self.search, self.played,
+                               widgets.HBox([self.seat, self.good, self.pioneer])])
         self.widget = widgets.VBox([
-            widgets.HBox([widgets.VBox([self.discovery, self.seat, self.good, self.pioneer]),
-                          self.played]),
-            self.table, self.figure])
+            choose, self.view,
+            widgets.HBox([self.graphs, self.table],
+                         layout=widgets.Layout(align_items="flex-start"))])
         self.widget.add_class("bonus-explorer")
-        self.update(figure=False)  # the figure was just built for this selection
+        self.update(figure=False)  # the figures were just built for this selection
 
+    # ------------------------------------------------------------------ events
     def _on_change(self, change: dict[str, Any]) -> None:
         if self._quiet:
             return
@@ -98,12 +145,31 @@ class BonusExplorer:
         else:
             self.update()
 
+    def _on_search(self, change: dict[str, Any]) -> None:
+        """A full card name picked in the search box adds that card to the played ones."""
+        picked = next((cid for cid, label in self.labels.items() if label == change["new"]),
+                      None)
+        if picked is None:
+            return
+        if picked not in self.played.value:
+            self.played.value = [*self.played.value, picked]
+        self.search.value = ""
+
+    def _on_view(self, change: dict[str, Any]) -> None:
+        for name, box in self.views.items():
+            box.layout.display = "flex" if name == change["new"] else "none"
+
     def _played(self) -> list[str]:
         return [c for c in self.played.value if c != self.discovery.value]
 
     def _options(self) -> dict[str, bool]:
         return {"pioneer": self.pioneer.value, "lineage_any_depth": self.lineage_any_depth,
                 "good": self.good.value, "lineage_only_needs_good": self.lineage_only_needs_good}
+
+    def _figure(self, view: str) -> go.Figure:
+        draw = bonus_figure if view == "timeline" else lineage_figure
+        return draw(self.cards, self.discovery.value, self._played(), width=FIGURE_WIDTH,
+                    **self._options())
 
     def _on_seat(self, change: dict[str, Any]) -> None:
         if change["new"] != NO_SEAT:
@@ -121,50 +187,49 @@ class BonusExplorer:
         played = [c for c in frame["card"] if c in self.cards.music]
         self._quiet = True
         try:
-            self.played.value = tuple(played)
+            self.played.value = list(played)
             self.pioneer.value = bool(frame.attrs["pioneer"])
             self.good.value = bool(frame.attrs["good"])
         finally:
             self._quiet = False
         self.update()
 
+    # ------------------------------------------------------------------ drawing
     def update(self, figure: bool = True) -> None:
-        """Recompute the breakdown (engine's restoration) and refresh table and graph."""
-        disc, played, options = self.discovery.value, self._played(), self._options()
-        self.frame = bonus_breakdown(self.cards, disc, played, **options)
+        """Recompute the breakdown (engine's restoration) and refresh table and graphs."""
+        self.frame = bonus_breakdown(self.cards, self.discovery.value, self._played(),
+                                     **self._options())
         self.bonus = int(self.frame.attrs["bonus"])
-        self.table.value = self._table_html()
+        self.table.value = breakdown_html(self.frame, self.cards, self.bonus)
         if figure:
-            self._update_figure(bonus_figure(self.cards, disc, played, **options))
+            for view, widget in self.figures.items():
+                self._update_figure(widget, self._figure(view))
 
-    def _table_html(self) -> str:
-        frame = self.frame
-        body = (frame.to_html(index=False, escape=True) if len(frame)
-                else "<i>no played cards</i>")
-        capped = " (a concert caps the card's fame at 10, RESTORE.4)" if self.bonus else ""
-        found = "" if frame.attrs["found"] else " — nothing found: a poor rating (RATE.POOR.5)"
-        return (f"<div class='musici'>{body}<div><b>restoration bonus +{self.bonus}</b> for "
-                f"{escape(card_name(self.cards, frame.attrs['discovery']))}{escape(capped)}"
-                f"{escape(found)}</div></div>")
-
-    def _update_figure(self, fig: go.Figure) -> None:
-        new = {t.name: t for t in fig.data}
-        with self.figure.batch_update():
-            for trace in self.figure.data:
-                if trace.name not in SLOTS:
+    @staticmethod
+    def _update_figure(widget: go.FigureWidget, fig: go.Figure) -> None:
+        new = {t.meta: t for t in fig.data}
+        with widget.batch_update():
+            for trace in widget.data:
+                if trace.meta not in SLOTS:
                     continue
-                source = new.get(trace.name)
-                if source is None:
-                    trace.x, trace.y, trace.hovertext, trace.customdata = [], [], [], []
-                    continue
-                props = source.to_plotly_json()
+                props = new[trace.meta].to_plotly_json()
                 props.pop("type", None)
-                trace.update(props)
-            self.figure.layout.title = fig.layout.title
-            self.figure.layout.meta = fig.layout.meta
+                trace.update(props, overwrite=True)
+            widget.layout.title = fig.layout.title
+            widget.layout.meta = fig.layout.meta
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/html"] = self.static_html()  # a page without a kernel (the docs)
+        return bundle
+
+    def static_html(self) -> str:
+        """The graph and table as plain HTML (plotly.js expected on the page)."""
+        fig = self._figure(self.view.value)
+        return ("<div class='bonus-explorer-static' style='display:flex;gap:12px;"
+                "align-items:flex-start;overflow-x:auto'>"
+                f"<div>{fig.to_html(include_plotlyjs=False, full_html=False)}</div>"
+                f"<div style='max-width:440px'>{self.table.value}</div></div>")
 
 
-__all__ = ["BonusExplorer"]
+__all__ = ["BonusExplorer", "breakdown_html"]

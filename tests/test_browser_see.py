@@ -1,0 +1,286 @@
+"""See the game in a real browser: the composer graph, the bonus explorer and the what-if
+workbench, served by Voila and read by Chromium (Playwright).
+
+What kernel-side tests cannot see: that no two composer names overlap *as drawn* (their
+bounding boxes in the page), that the discovery's star leaves its name readable, that
+the explorer's chosen cards show as chips and a card picked in the search box joins them,
+and that the workbench, driven like a designer drives it (games box set to 50, *run*),
+answers at once, then shows an effect with its interval for every metric, each metric on
+its own axis.
+
+The Voila, browser and tool checks are those of ``test_browser.py`` (imported, so both
+modules skip or fail alike). Screenshots go to ``artifacts/`` (ignored by git):
+``composer-graph.png``, ``lineage-tree.png``, ``bonus-explorer.png``, ``workbench.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+import test_browser as tb
+from test_browser import Voila, free_port, known_page_error, stop
+
+# test_browser.py's fixtures, under the names used here: the same tool checks and one
+# module-scoped Chromium
+browser_deps = tb.browser_deps
+chromium = tb.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+ARTIFACTS = ROOT / "artifacts"
+VIEWPORT = {"width": 1500, "height": 1100}
+VOILA_LISTEN = 30
+FIRST_RENDER = 120  # the rules notebook plays a whole game before the explorer shows
+ROUND_TRIP = 30
+FIRST_FEEDBACK = 5  # after "run": the status changes within this many seconds
+RUN_50 = 600  # a 50-game comparison: ~30 s alone, minutes on a loaded 2-core machine
+GAMES = 50
+METRICS = {"win share", "final fame", "final money", "top fame", "mean fame",
+           "concerts per player"}
+
+pytestmark = pytest.mark.browser
+
+
+def workbench_notebook() -> nbformat.NotebookNode:
+    """The workbench cell of what_if.ipynb alone (the notebook's batch studies after it
+    would keep the kernel busy before a click can reach it)."""
+    nb = nbformat.read(NOTEBOOKS / "what_if.ipynb", as_version=4)
+    cells = [c for c in nb.cells if c.cell_type == "code" and "Workbench(" in c.source]
+    assert cells, "what_if.ipynb has no Workbench cell"
+    nb.cells = cells
+    return nb
+
+
+@pytest.fixture(scope="module")
+def voila_dir(browser_deps: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Voila]:
+    """Voila serving a folder with rules.ipynb and the workbench notebook (its own process
+    group; Jupyter's user config kept out, this venv's kernel first)."""
+    home = tmp_path_factory.mktemp("voila-see")
+    served = home / "notebooks"
+    served.mkdir()
+    shutil.copyfile(NOTEBOOKS / "rules.ipynb", served / "rules.ipynb")
+    nbformat.write(workbench_notebook(), served / "workbench.ipynb")
+    server = Voila(url="", log=home / "voila.log")
+    env = dict(os.environ)
+    env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
+               JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTER_PLATFORM_DIRS="1",
+               JUPYTER_PATH=os.pathsep.join(filter(None, [
+                   str(Path(sys.prefix) / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")])))
+    port = free_port()
+    with open(server.log, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", str(served), "--no-browser", f"--port={port}",
+             "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
+            cwd=served, env=env, stdin=subprocess.DEVNULL, stdout=log,
+            stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + VOILA_LISTEN
+        while True:  # wait for the port; never GET / (a page load starts a kernel)
+            if proc.poll() is not None:
+                pytest.fail(f"Voila exited with {proc.returncode}:\n{server.log_tail()}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"Voila not listening after {VOILA_LISTEN} s:\n{server.log_tail()}")
+                time.sleep(0.1)
+        server.url = f"http://127.0.0.1:{port}/voila/render/"
+        yield server
+    finally:
+        stop(proc)
+
+
+def open_page(browser: Any, voila: Voila, notebook: str, selectors: list[str]) -> Any:
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(ROUND_TRIP * 1000)
+    page = context.new_page()
+    page.page_errors = []
+    page.on("pageerror", lambda exc: None if known_page_error(exc) else
+            page.page_errors.append(f"{exc.name}: {exc.message}"))
+    page.goto(voila.url + notebook, wait_until="commit", timeout=FIRST_RENDER * 1000)
+    deadline = time.monotonic() + FIRST_RENDER
+    for selector in selectors:
+        try:
+            page.wait_for_selector(selector, timeout=max(1.0, deadline - time.monotonic()) * 1000)
+        except Exception as exc:
+            shot(page, f"{notebook}-failure.png")
+            context.close()
+            pytest.fail(f"{notebook}: {selector} not shown within {FIRST_RENDER} s "
+                        f"({type(exc).__name__}); page errors {page.page_errors}; Voila log:\n"
+                        f"{voila.log_tail()}")
+    return page
+
+
+def shot(page_or_locator: Any, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    page_or_locator.screenshot(path=str(path), timeout=ROUND_TRIP * 1000)
+    return path
+
+
+def tall_viewport(page: Any, locator: Any) -> None:
+    """Voila scrolls inside a container: only what the viewport holds is painted into a
+    screenshot, so the viewport is made as tall as the element first."""
+    box = locator.bounding_box()
+    assert box is not None
+    page.set_viewport_size({"width": VIEWPORT["width"],
+                            "height": max(VIEWPORT["height"], int(box["height"]) + 60)})
+    locator.evaluate("e => e.scrollIntoView({block: 'start'})")
+
+
+# The composer names as drawn: the labels trace is the figure's only text trace.
+LABEL_BOXES = """el => [...el.querySelectorAll('.scatterlayer .textpoint text')].map(t => {
+    const r = t.getBoundingClientRect();
+    return {text: t.textContent, left: r.left, top: r.top, right: r.right, bottom: r.bottom}; })"""
+STAR_BOX = """el => {
+    const shown = el._fullData.filter(t => t.visible === true);
+    const i = shown.findIndex(t => t.meta === 'discovery');
+    const point = el.querySelectorAll('.scatterlayer g.trace')[i]?.querySelector('.points path');
+    if (!point) return null;
+    const r = point.getBoundingClientRect();
+    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }"""
+
+
+# a chip per chosen card (the tag input's own text box carries the tag class too)
+CHIPS = ".bonus-explorer .played-select .jupyter-widget-tag:not(.jupyter-widget-taginput)"
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["left"] < b["right"] and b["left"] < a["right"] and \
+        a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+
+def test_composer_graph_labels_and_explorer_selection(chromium: Any, voila_dir: Voila) -> None:
+    graph = ".bonus-explorer .bonus-graph.js-plotly-plot"
+    page = open_page(chromium, voila_dir, "rules.ipynb", [".bonus-explorer", graph])
+    try:
+        figure = page.locator(graph)
+        page.wait_for_function("sel => document.querySelector(sel)?._fullData?.length > 0",
+                               arg=graph)
+        boxes = figure.evaluate(LABEL_BOXES)
+        composers = figure.evaluate("el => el.data.find(t => t.meta === 'composer names')"
+                                    ".customdata.length")
+        assert len(boxes) == composers >= 30, (len(boxes), composers)
+        clashes = [(a["text"], b["text"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                   if overlap(a, b)]
+        assert not clashes, f"composer names overlap in the page: {clashes}"
+        texts = [b["text"] for b in boxes]
+        assert "Johann Sebastian Bach" in texts and "Carl Philipp Emanuel Bach" in texts
+        # the discovery (D01, J. S. Bach) is starred and its name is beside the star
+        star = figure.evaluate(STAR_BOX)
+        assert star is not None, "no discovery star drawn"
+        name = next(b for b in boxes if b["text"] == "Johann Sebastian Bach")
+        assert not overlap(star, name), (star, name)
+
+        # the chosen cards show as chips; a card picked by name in the search box joins them
+        chips = page.locator(CHIPS)
+        before = [c.inner_text().strip() for c in chips.all()]
+        assert before and all(re.fullmatch(r"[SD]\d\d", c) for c in before), before
+        table = page.locator(".bonus-explorer .bonus-table")
+        assert all(c in table.inner_text() for c in before)
+        assert "country or era +1" in table.inner_text()  # readable headers
+        label = page.evaluate("() => [...document.querySelectorAll('.played-search datalist "
+                              "option')].map(o => o.value).find(v => v.includes('[S03]'))")
+        assert label, "the search box offers no card S03"
+        search = page.locator(".bonus-explorer .played-search input")
+        search.fill(label)
+        search.press("Enter")
+        page.wait_for_function("([sel, n]) => document.querySelectorAll(sel).length > n",
+                               arg=[CHIPS, len(before)])
+        page.wait_for_function("() => document.querySelector('.bonus-explorer .bonus-table')"
+                               ".innerText.includes('S03')")
+        after = [c.inner_text().strip() for c in chips.all()]
+        assert after == [*before, "S03"], after
+        # the graph follows: Vivaldi (S03, Baroque like the St Mark Passion) is ringed
+        page.wait_for_function("sel => document.querySelector(sel)?.layout?.meta?.adds"
+                               "?.includes('vivaldi')", arg=graph)
+        boxes = figure.evaluate(LABEL_BOXES)
+        assert not [(a["text"], b["text"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                    if overlap(a, b)]
+
+        explorer = page.locator(".bonus-explorer")
+        tall_viewport(page, explorer)
+        shot(explorer, "bonus-explorer.png")
+        shot(figure, "composer-graph.png")
+
+        # the second view: the teaching lineages as family trees, names clear of each other
+        page.locator(".bonus-explorer .graph-view button", has_text="teaching lineages").click()
+        tree = page.locator(".bonus-explorer .lineage-graph.js-plotly-plot")
+        tree.wait_for(state="visible")
+        page.wait_for_function("() => document.querySelector('.bonus-explorer .lineage-graph')"
+                               "?.querySelectorAll('.scatterlayer .textpoint text').length > 10")
+        boxes = tree.evaluate(LABEL_BOXES)
+        assert any("Domenico Scarlatti" in b["text"] for b in boxes)
+        assert not [(a["text"], b["text"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                    if overlap(a, b)]
+        assert not figure.is_visible()  # one view at a time
+        shot(tree, "lineage-tree.png")
+        assert not page.page_errors, page.page_errors
+    finally:
+        page.context.close()
+
+
+EFFECTS = ".whatif-workbench .effects-figure.js-plotly-plot"
+
+
+def test_workbench_runs_a_50_game_comparison(chromium: Any, voila_dir: Voila) -> None:
+    page = open_page(chromium, voila_dir, "workbench.ipynb", [".whatif-workbench .run-btn"])
+    try:
+        assert "MONTH.4" in page.locator(".whatif-workbench .variant-rulings-text").inner_text()
+        assert page.locator(".whatif-workbench .ruling-help").inner_text().strip()
+        games = page.locator(".whatif-workbench .games-box input")
+        games.fill(str(GAMES))
+        games.press("Tab")
+        status = page.locator(".whatif-workbench .run-status")
+        idle = status.inner_text()
+        page.locator(".whatif-workbench .run-btn").click()
+        page.wait_for_function("([sel, old]) => document.querySelector(sel).innerText !== old",
+                               arg=[".whatif-workbench .run-status", idle],
+                               timeout=FIRST_FEEDBACK * 1000)
+        assert f"{GAMES} games per arm" in status.inner_text() or "/50" in status.inner_text()
+        try:  # the figure, or a finished/failed status (a failure must not wait it out)
+            page.wait_for_function(
+                "sel => document.querySelector(sel) !== null || /done|Error/.test("
+                "document.querySelector('.whatif-workbench .run-status').innerText)",
+                arg=EFFECTS, timeout=RUN_50 * 1000)
+        except Exception:
+            shot(page, "workbench-failure.png")
+            pytest.fail(f"no result after {RUN_50} s; status: {status.inner_text()!r}; "
+                        f"progress: {page.locator('.run-progress').inner_text()!r}; "
+                        f"Voila log:\n{voila_dir.log_tail()}")
+        assert "done: 50 games per arm" in status.inner_text(), status.inner_text()
+        page.wait_for_selector(EFFECTS)
+        traces = page.locator(EFFECTS).evaluate(
+            "el => el._fullData.map(t => ({metric: t.meta, xaxis: t.xaxis, x: Array.from(t.x),"
+            " plus: Array.from(t.error_x.array), minus: Array.from(t.error_x.arrayminus)}))")
+        assert {t["metric"] for t in traces} == METRICS
+        assert len({t["xaxis"] for t in traces}) == len(METRICS)  # one axis per metric
+        for t in traces:
+            assert t["x"] and len(t["plus"]) == len(t["minus"]) == len(t["x"]), t
+            assert all(v >= 0 for v in t["plus"] + t["minus"]), t
+            assert any(v > 0 for v in t["plus"]), f"{t['metric']}: no interval drawn"
+        titles = page.evaluate("() => ['fan-base', 'fan-variant'].map(c => document."
+                               "querySelector(`.${c}-figure.js-plotly-plot`).layout.title.text)")
+        assert titles[0].startswith("base") and titles[1].startswith("variant: RULING-MONTHS=6")
+        assert "test that raised" in page.locator(".flags-table").inner_text() or \
+            "none in either arm" in page.locator(".flags-table").inner_text()
+        bench = page.locator(".whatif-workbench")
+        tall_viewport(page, bench)
+        shot(bench, "workbench.png")
+        json.dumps(traces)  # plain data came back from the page
+        assert not page.page_errors, page.page_errors
+    finally:
+        page.context.close()
