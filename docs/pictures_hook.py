@@ -1,4 +1,5 @@
-"""MkDocs hook: fill docs/pictures.md with cards and a board drawn by musici.render.
+"""MkDocs hook: fill docs/pictures.md and docs/rules.md with cards and a board drawn by
+musici.render.
 
 The page holds the prose and placeholders (``<!-- pictures:NAME -->``); the drawings are
 made at build time, so the page never goes stale and no generated SVG is committed. An
@@ -15,6 +16,7 @@ from musici.render import board_svg, card_back_svg, card_svg, orchestra_svg
 from musici.strategies.registry import make_strategy
 
 PAGE = "pictures.md"
+PAGES = (PAGE, "rules.md")  # the pages whose placeholders this hook fills
 PLACEHOLDER = re.compile(r"<!-- pictures:([a-z-]+) -->")
 BOTS = ("impresario", "merchant", "collector", "greedy")
 NAMES = ["Ann (impresario)", "Ben (merchant)", "Cleo (collector)", "Dan (greedy)"]
@@ -71,4 +73,4 @@ def fill(markdown: str) -> str:
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    return fill(markdown) if page.file.src_uri == PAGE else markdown
+    return fill(markdown) if page.file.src_uri in PAGES else markdown

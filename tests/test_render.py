@@ -461,3 +461,14 @@ def test_own_secret_media_bid_shows_only_on_its_own_board() -> None:
         if seat != bidder:
             assert "media bid" not in board_svg(game.view(seat))
     assert "media bid" not in board_svg(game)  # the teacher's board shows no one's bid
+
+
+def test_rules_page_shows_cards_and_the_board() -> None:
+    spec = importlib.util.spec_from_file_location("pictures_hook", ROOT / "docs" / "pictures_hook.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    assert "rules.md" in hook.PAGES
+    filled = hook.fill((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))
+    assert "<!-- pictures:" not in filled
+    assert filled.count('class="musici-board"') == 1 and filled.count("musici-card") >= 10
