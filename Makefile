@@ -12,6 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+DOCS_STAMP := $(VENV)/.installed-docs
+
+$(DOCS_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
+
 LAB_STAMP := $(VENV)/.installed-lab
 
 $(LAB_STAMP): $(STAMP) pyproject.toml
@@ -34,17 +40,12 @@ browser-deps: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check musici tests benchmarks
 
-test: lint
+# The docs extra too: tests/test_docs_build.py checks the site's hooks (figures, links).
+test: lint $(DOCS_STAMP)
 	$(BIN)/python -m pytest -q
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
-
-DOCS_STAMP := $(VENV)/.installed-docs
-
-$(DOCS_STAMP): $(STAMP) pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[docs]'
-	touch $(DOCS_STAMP)
 
 # The documentation site (docs/, notebooks/ as tutorials, API reference), strict: a warning fails.
 docs: $(DOCS_STAMP)

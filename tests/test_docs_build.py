@@ -18,11 +18,9 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import mkdocs  # noqa: F401  (the docs extra; `make test` installs it)
 import nbformat
 import pytest
-
-pytest.importorskip("mkdocs", reason="the docs extra (pip install -e '.[docs]') builds the site")
-
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parents[1]
