@@ -96,8 +96,12 @@ def start_players(result: SimulationResult) -> pd.Series:
 
 
 def _mean_row(measure: str, values: pd.Series, unit: str, level: float,
-              fair: float = math.nan) -> dict[str, Any]:
+              fair: float = math.nan, bounds: tuple[float, float] | None = (0.0, math.inf)
+              ) -> dict[str, Any]:
+    """A mean with its normal interval, clipped to the values' possible range."""
     mean, low, high = mean_interval([float(v) for v in values], level)
+    if bounds is not None and not math.isnan(low):
+        low, high = max(low, bounds[0]), min(high, bounds[1])
     return {"measure": measure, "value": mean, "low": low, "high": high,
             "games": len(values), "unit": unit, "fair": fair}
 
@@ -153,7 +157,7 @@ def quality_measures(result: SimulationResult, *, level: float = 0.95,
         rows.append(_share_row(f"{name} wins", part.win.reset_index(drop=True), level,
                                fair=1 / n_seats))
         rows.append(_mean_row(f"{name}: fame above the table's mean", part.fame_above_mean,
-                              "fame", level, fair=0.0))
+                              "fame", level, fair=0.0, bounds=None))
 
     concerts = result.concerts[result.concerts.game.isin(done)]
     held_at = set(zip(concerts.game, concerts.month, strict=True))
@@ -162,13 +166,13 @@ def quality_measures(result: SimulationResult, *, level: float = 0.95,
                        zip(month_keys.game, month_keys.month, strict=True)],
                       index=month_keys.game.to_numpy(), dtype=float)
     rows.append(_mean_row("months with no concert at the table", empty.groupby(level=0).mean(),
-                          "share", level))
+                          "share", level, bounds=(0.0, 1.0)))
     played = set(zip(concerts.game, concerts.seat, concerts.month, strict=True))
     without = pd.Series([k not in played for k in
                          zip(months.game, months.seat, months.month, strict=True)],
                         index=months.game.to_numpy(), dtype=float)
     rows.append(_mean_row("player-months without a concert", without.groupby(level=0).mean(),
-                          "share", level))
+                          "share", level, bounds=(0.0, 1.0)))
     rows.append(_mean_row("money left at the end", players.groupby("game").money.mean(), "G",
                           level))
     return pd.DataFrame(rows, columns=QUALITY_COLUMNS)
