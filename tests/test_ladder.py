@@ -91,3 +91,17 @@ def test_bad_ladder_input_is_named() -> None:
         ladder(["greedy", "random"], games=0)
     with pytest.raises(ValueError, match="nosuchbot"):
         ladder(["greedy", "nosuchbot"], games=1)
+
+
+def test_musici_ladder_prints_ratings_matrix_and_quality(tmp_path, capsys) -> None:
+    from musici.cli import main
+
+    code = main(["ladder", "--bots", "greedy,random", "--games", "4", "--jobs", "1", "--quiet",
+                 "--bootstrap", "10", "--months", "4", "--quality", "--out", str(tmp_path)])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "Ladder of 2 bots: 3 tables x 4 games = 12 games" in text
+    assert "finishes above column" in text and "lead changes per game" in text
+    assert (tmp_path / "ladder_ratings.parquet").is_file()
+    assert main(["ladder", "--bots", "greedy", "--games", "4"]) == 2
+    assert "at least 2 different bots" in capsys.readouterr().err

@@ -112,3 +112,16 @@ def test_bad_targets_are_named() -> None:
         Target(max_win=1.5)
     with pytest.raises(ValueError, match="max_sd"):
         Target(max_sd=0)
+
+
+def test_musici_tune_sensitivity_and_effects(capsys) -> None:
+    from musici.cli import main
+
+    assert main(["tune", "--sensitivity", "S01:fame=+1", "--games", "4", "--jobs", "1",
+                 "--quiet", "--months", "3"]) == 0
+    assert "sensitivity of S01:fame=+1: 4 paired games" in capsys.readouterr().out
+    assert main(["tune", "--effects", "--games", "4", "--jobs", "1", "--quiet",
+                 "--months", "3"]) == 0
+    assert "holder fame effect" in capsys.readouterr().out
+    assert main(["tune", "--sensitivity", "S01:rent=50"]) == 2
+    assert "CARD:FIELD=DELTA" in capsys.readouterr().err
