@@ -81,13 +81,16 @@ def test_sensitivity_runs_both_arms_on_the_same_seeds() -> None:
     assert "S01:fame=+5" in run.to_text()
 
 
-def _tune(seed: int) -> TuneResult:
+def _tune(seed: int, log: list[str] | None = None) -> TuneResult:
     return tune(LINEUP, Target(max_win=0.3, max_sd=1.0, min_plays=2), games=8, verify_games=8,
-                rounds=1, candidates=2, seed=seed, jobs=1, progress=False)
+                rounds=1, candidates=2, seed=seed, jobs=1, progress=False,
+                log=None if log is None else log.append)
 
 
 def test_the_tuner_is_deterministic_for_a_seed_and_writes_a_loadable_card_file(tmp_path) -> None:
-    a, b, c = _tune(1), _tune(1), _tune(5)
+    lines: list[str] = []
+    a, b, c = _tune(1, lines), _tune(1), _tune(5)
+    assert len(lines) == len(a.trail) + 1 and lines[-1].startswith("verifying")
     pd.testing.assert_frame_equal(a.trail, b.trail)
     assert a.changes == b.changes
     assert a.report() == b.report()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 
@@ -93,6 +94,10 @@ def _ladder(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stderr(line: str) -> None:
+    print(f"musici tune: {line}", file=sys.stderr, flush=True)
+
+
 def _tune(args: argparse.Namespace) -> int:
     from musici.sim import tuning
 
@@ -110,7 +115,7 @@ def _tune(args: argparse.Namespace) -> int:
     target = tuning.Target(max_win=args.max_win, max_sd=args.max_sd)
     result = tuning.tune(players, target, games=args.games, verify_games=args.verify_games,
                          rounds=args.rounds, candidates=args.candidates, cards=args.cards,
-                         **common)
+                         log=None if args.quiet else _stderr, **common)
     print(result.report())
     if args.out:
         for path in result.write(args.out):

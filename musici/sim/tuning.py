@@ -23,7 +23,7 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -389,7 +389,8 @@ def tune(players: Sequence[StrategySpec] | str, target: Target | None = None, *,
          games: int = 200, verify_games: int | None = None, rounds: int = 3,
          candidates: int = 6, seed: int = 0, rules: RuleSet | Mapping[str, Any] | None = None,
          cards: CardSet | str | Path | None = None, jobs: int | None = None,
-         scheduler: Any = None, progress: bool | None = None) -> TuneResult:
+         scheduler: Any = None, progress: bool | None = None,
+         log: Callable[[str], None] | None = None) -> TuneResult:
     """Propose card-value changes towards ``target`` and verify them on fresh seeds.
 
     Each round plays the current set and up to ``candidates`` one-change variants on the
@@ -397,8 +398,9 @@ def tune(players: Sequence[StrategySpec] | str, target: Target | None = None, *,
     objective most (win share above ``max_win``, summed over strategies, plus 0.01 per sd
     of card fame above ``max_sd``); it stops when the target is met or nothing helps. The
     proposal is then checked with :func:`compare` on ``verify_games`` games of seed
-    ``seed + 1``.
+    ``seed + 1``. ``log`` (e.g. ``print``) hears one line per batch: a run takes a while.
     """
+    say = log or (lambda _line: None)
     target = target or Target()
     for name, value in (("games", games), ("rounds", rounds), ("candidates", candidates)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -412,6 +414,7 @@ def tune(players: Sequence[StrategySpec] | str, target: Target | None = None, *,
     tried: set[Change] = set()
     current = simulate(players, games, cards=cards, **run)
     checked = check(current, target)
+    say(f"round 0: current set, objective {checked.objective:.4f}")
     trail.append({"round": 0, "change": "(none)", "objective": checked.objective,
                   "accepted": True})
     for r in range(1, rounds + 1):
@@ -426,6 +429,7 @@ def tune(players: Sequence[StrategySpec] | str, target: Target | None = None, *,
             variant_cards = apply_changes(document, _merge([*accepted, change]))
             result = simulate(players, games, cards=variant_cards, **run)
             c = check(result, target)
+            say(f"round {r}: {change}, objective {c.objective:.4f}")
             trail.append({"round": r, "change": str(change), "objective": c.objective,
                           "accepted": False})
             if c.objective < checked.objective and (best is None or c.objective < best[0]):
@@ -443,6 +447,7 @@ def tune(players: Sequence[StrategySpec] | str, target: Target | None = None, *,
     verification = None
     base_setup = Setup(players, rules, cards, "before")
     if tuned is not None:
+        say(f"verifying {', '.join(map(str, proposal))} on {verify_games} paired games")
         verification = compare(base_setup, Setup(players, rules, tuned, "after"), verify_games,
                                seed=seed + 1, jobs=jobs, scheduler=scheduler, progress=progress)
         before, after = check(verification.base, target), check(verification.variant, target)
