@@ -12,6 +12,7 @@ from html import escape
 
 import pandas as pd
 
+from musici.sim.quality import format_quality, quality_measures
 from musici.sim.simulate import SimulationResult, strategy_summary
 from musici.sim.stats import wilson_interval
 
@@ -31,6 +32,7 @@ class BalanceReport:
     specials: pd.DataFrame
     fame: pd.DataFrame
     flags: list[str] = field(default_factory=list)
+    quality: pd.DataFrame | None = None  # musici.sim.quality: how the game plays
 
     TABLES = ("by_seat", "by_strategy", "cards", "venues", "specials", "fame")
 
@@ -41,6 +43,9 @@ class BalanceReport:
             for name in self.TABLES:
                 table = getattr(self, name)
                 parts.append(f"\n## {name.replace('_', ' ')}\n{table.head(rows).to_string(index=False)}")
+            if self.quality is not None:
+                parts.append(f"\n## game quality (95% intervals)\n"
+                             f"{format_quality(self.quality).to_string(index=False)}")
             parts.append("\n## flags\n" + ("\n".join(f"- {f}" for f in self.flags) or "(none)"))
         return "\n".join(parts)
 
@@ -51,6 +56,9 @@ class BalanceReport:
         for name in self.TABLES:
             html.append(f"<h4>{name.replace('_', ' ')}</h4>")
             html.append(getattr(self, name).to_html(index=False, float_format="{:.3f}".format))
+        if self.quality is not None:
+            html.append("<h4>game quality (95% intervals)</h4>")
+            html.append(format_quality(self.quality).to_html(index=False))
         return "\n".join(html)
 
 
@@ -173,7 +181,8 @@ def balance_report(result: SimulationResult) -> BalanceReport:
                          f"(95% CI {row.win_low:.1%}-{row.win_high:.1%}), more than "
                          f"{DOMINANT}x the {chance:.0%} of an even table: it dominates this line-up")
     return BalanceReport(len(games), by_seat, by_strategy, cards, venues, specials,
-                         _fame(players, games), flags + card_flags + venue_flags + special_flags)
+                         _fame(players, games), flags + card_flags + venue_flags + special_flags,
+                         quality_measures(result))
 
 
 __all__ = ["BalanceReport", "balance_report"]

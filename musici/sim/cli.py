@@ -62,6 +62,10 @@ def add_commands(sub: Any) -> None:
     lst = sub.add_parser("strategies", help="list the strategies that can be named")
     lst.set_defaults(run=_strategies)
 
+    from musici.sim.cli_analysis import add_commands as add_analysis_commands
+
+    add_analysis_commands(sub)  # musici ladder, musici tune
+
 
 def _rules(rule_args: list[str], months: int | None, base: list[str] | None = None) -> RuleSet:
     args = [*(base or []), *rule_args]

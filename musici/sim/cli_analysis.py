@@ -1,0 +1,126 @@
+"""``musici ladder`` and ``musici tune``: the rating ladder and the card-tuning workbench."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
+    p.add_argument("--months", type=int, default=None, help="RULING-MONTHS (default 12)")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option, repeatable")
+    p.add_argument("--cards", default=None, help="a card-set JSON file (default: bundled)")
+    p.add_argument("--jobs", type=int, default=None, help="local worker processes")
+    p.add_argument("--scheduler", default=None, help="a Dask scheduler address instead")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def add_commands(sub: Any) -> None:
+    lad = sub.add_parser("ladder", help="round-robin tables among bots: Plackett-Luce ratings "
+                                        "with intervals and the pairwise win matrix")
+    lad.add_argument("--bots", default="random,greedy,impresario,merchant,collector",
+                     help="comma-separated bots (names, files, module:name)")
+    lad.add_argument("--games", type=int, default=100, help="games per table (default 100; "
+                                                            "a multiple of 4 rotates evenly)")
+    lad.add_argument("--players", type=int, default=4, help="seats per table (3 or 4)")
+    lad.add_argument("--bootstrap", type=int, default=200,
+                     help="bootstrap resamples for the rating intervals (default 200)")
+    lad.add_argument("--quality", action="store_true",
+                     help="also print the game-quality measures of every table")
+    lad.add_argument("--out", default=None, help="write the ladder frames as parquet here")
+    _common(lad)
+    lad.set_defaults(run=_ladder)
+
+    tune = sub.add_parser("tune", help="card-tuning workbench: per-card effects, sensitivity "
+                                       "runs, and an automatic tuner verified with compare()")
+    tune.add_argument("--players", default="impresario,merchant,collector,greedy",
+                      help="the table the targets are measured at")
+    tune.add_argument("--games", type=int, default=200, help="games per evaluation (default 200)")
+    tune.add_argument("--verify-games", type=int, default=None,
+                      help="games of the final compare() (default: 2 x --games)")
+    tune.add_argument("--max-win", type=float, default=0.35,
+                      help="target: no strategy wins more than this share (default 0.35)")
+    tune.add_argument("--max-sd", type=float, default=1.5,
+                      help="target: no card's fame per play more than this many sd above its "
+                           "kind's mean (default 1.5)")
+    tune.add_argument("--rounds", type=int, default=3, help="tuning rounds (default 3)")
+    tune.add_argument("--candidates", type=int, default=6,
+                      help="candidate changes tried per round (default 6)")
+    tune.add_argument("--effects", action="store_true",
+                      help="only print every card's, special card's and venue's effect")
+    tune.add_argument("--sensitivity", action="append", default=[], metavar="CARD:FIELD=DELTA",
+                      help="only run this change against the base on common random numbers, "
+                           "e.g. S07:fame=-1 or D03:income=+50 (repeatable: applied together)")
+    tune.add_argument("--out", default=None,
+                      help="directory for the tuned card file and the report (default: print)")
+    _common(tune)
+    tune.set_defaults(run=_tune)
+
+
+def _rules(args: argparse.Namespace) -> Any:
+    from musici.sim.cli import _rules as parse_rules
+
+    return parse_rules(args.rule, args.months)
+
+
+def _backend(args: argparse.Namespace) -> dict[str, Any]:
+    if args.scheduler and args.jobs is not None:
+        raise ValueError("--jobs sets local worker processes; with --scheduler the Dask "
+                         "cluster decides, so give one or the other")
+    return {"jobs": args.jobs, "scheduler": args.scheduler, "progress": not args.quiet}
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from musici.sim.ladder import ladder
+    from musici.sim.quality import format_quality, quality_table
+
+    result = ladder(args.bots, args.games, seed=args.seed, players=args.players,
+                    rules=_rules(args), cards=args.cards, bootstrap=args.bootstrap,
+                    **_backend(args))
+    print(result.to_text())
+    if result.config["failed_games"]:
+        print(f"\n{result.config['failed_games']} games failed and are left out")
+    if args.quality:
+        with pd.option_context("display.width", 160, "display.max_colwidth", 70):
+            print("\ngame quality per table (95% intervals):")
+            print(format_quality(quality_table(result.results)).to_string(index=False))
+    if args.out:
+        print(f"frames written to {result.to_parquet(args.out)}")
+    return 0
+
+
+def _stderr(line: str) -> None:
+    print(f"musici tune: {line}", file=sys.stderr, flush=True)
+
+
+def _tune(args: argparse.Namespace) -> int:
+    from musici.sim import tuning
+
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    common = {"seed": args.seed, "rules": _rules(args), **_backend(args)}
+    if args.effects:
+        print(tuning.effects_text(tuning.card_effects(
+            players, args.games, cards=args.cards, **common)))
+        return 0
+    if args.sensitivity:
+        changes = [tuning.parse_change(text) for text in args.sensitivity]
+        run = tuning.sensitivity(players, changes, args.games, cards=args.cards, **common)
+        print(run.to_text())
+        return 0
+    target = tuning.Target(max_win=args.max_win, max_sd=args.max_sd)
+    result = tuning.tune(players, target, games=args.games, verify_games=args.verify_games,
+                         rounds=args.rounds, candidates=args.candidates, cards=args.cards,
+                         log=None if args.quiet else _stderr, **common)
+    print(result.report())
+    if args.out:
+        for path in result.write(args.out):
+            print(f"written: {path}")
+    return 0
+
+
+__all__ = ["add_commands"]
