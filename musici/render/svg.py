@@ -22,7 +22,7 @@ class Svg(str):
         return str(self)
 
 
-def el(parent: ET.Element | None, tag: str, text: str | None = None, **attrs: object) -> ET.Element:
+def el(parent: ET.Element | None, tag: str, text: str | None = None, /, **attrs: object) -> ET.Element:
     """A child element; ``font_size`` becomes ``font-size``, ``class_`` becomes ``class``."""
     names = {k: (k[:-1] if k.endswith("_") else k).replace("_", "-") for k in attrs}
     clean = {names[k]: _num(v) for k, v in attrs.items() if v is not None}

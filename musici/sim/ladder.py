@@ -269,10 +269,10 @@ def _ratings(players: pd.DataFrame, bots: Sequence[str], bootstrap: int, seed: i
     low, high = ((np.quantile(draws, [alpha, 1 - alpha], axis=0) * SCALE) if bootstrap
                  else (np.full(len(bots), np.nan), np.full(len(bots), np.nan)))
     rows = []
-    for b, i in index.items():
-        part = players[players.strategy == b]
+    for bot, i in index.items():
+        part = players[players.strategy == bot]
         wlow, whigh = wilson_interval(float(part.win.sum()), len(part), level)
-        rows.append({"bot": b, "rating": point[i] * SCALE, "low": low[i], "high": high[i],
+        rows.append({"bot": bot, "rating": point[i] * SCALE, "low": low[i], "high": high[i],
                      "seats": len(part), "win_rate": float(part.win.mean()), "win_low": wlow,
                      "win_high": whigh, "mean_fame": float(part.fame.mean()),
                      "mean_rank": float(part["rank"].mean())})
