@@ -31,7 +31,7 @@ PINNED = {
     "S02": ([3, 1, 0], 50, [1, 0], [2, 0]),
     "S03": ([4, 2, 0], 100, [2, 0], [2, 0]),  # Vivaldi, The Four Seasons
     "S06": ([4, 2, 0], 90, [2, 0], [2, 0]),  # Corelli
-    "S11": ([4, 2, -1], 90, [1, 1], [2, 1]),  # Pergolesi, Stabat Mater
+    "S11": ([4, 2, -1], 90, [1, 1], [2, 1]),  # D. Scarlatti, Stabat Mater
     "S16": ([3, 1, 0], 40, [1, 0], [1, 0]),  # Haydn, Emperor quartet
     "S20": ([3, 1, 0], 45, [1, 0], [1, 0]),
     "S23": ([4, 2, 0], 90, None, [1, 1]),  # Schubert, Winterreise
@@ -979,7 +979,7 @@ def test_critic_adds_100_to_next_months_media_bid():
     before = money_after(g, s)
     assert g.media == s  # 50 + 100 beats 100
     (critic,) = evs(g, month=2, kind="critic", rule="P2.5")
-    assert critic.player == s and critic.data == {"bid": 50, "counts": 150}
+    assert critic.player == s and critic.data == {"bid": 50, "counts": 150, "card": "S2"}
     assert [e.data["amount"] for e in evs(g, month=2, seat=s, kind="pay", rule="P2.2")] == [50]
     assert p.money == before - 50
     run(g, lambda g: g.month == 3 and g.phase == "P3", bids)

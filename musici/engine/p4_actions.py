@@ -115,6 +115,7 @@ def on_concert_orchestras(g: Game, chosen: tuple[str, ...], seat: int, card_id: 
             "kind": card.kind,
             "style": rated.style,
             "orchestras": list(chosen),
+            "virtuosos": [o for o in chosen if o in g.cards.specials],  # SPECIAL.P3/P4
             "brought": list(brought),
             "required": list(rated.required),
             "markers": markers,
