@@ -340,13 +340,14 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
             if card.id in music:
                 raise _fail(source, f"{kind} card {_show(card.id)}", "duplicate card id")
             music[card.id] = card
-    for card in music.values():  # CARDS: a card's printed era is its composer's era
-        composer = composers[card.composer]
-        if card.era != composer.era:
-            warnings.warn(CardEraWarning(
-                f"{source}: {card.kind} card {card.id} ({composer.name}: {card.piece}) is "
-                f"printed {card.era} but its composer is {composer.era}; RESTORE.1 compares "
-                "the printed eras"), stacklevel=2)
+    # CARDS: a card's printed era is its composer's era; one warning names every exception
+    unlike = [f"{c.kind} card {c.id} ({composers[c.composer].name}: {c.piece}) is printed "
+              f"{c.era} but its composer is {composers[c.composer].era}"
+              for c in music.values() if c.era != composers[c.composer].era]
+    if unlike:
+        warnings.warn(CardEraWarning(
+            f"{source}: {'; '.join(unlike)}; RESTORE.1 and END.1 read the printed era"),
+            stacklevel=2)
     n_scores = sum(1 for c in music.values() if c.kind == "score")
     if n_scores != SCORE_COUNT:
         raise _fail(source, "scores", f"expected {SCORE_COUNT} score cards (COMP.5), got {n_scores}")

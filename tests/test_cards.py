@@ -184,3 +184,14 @@ def test_past_bundled_card_set_still_found_by_fingerprint():
     assert bundled_cardset(r1.fingerprint) is r1
     assert bundled_cardset(standard_cardset().fingerprint) is standard_cardset()
     assert bundled_cardset("0" * 64) is None
+
+
+def test_one_era_warning_names_every_card_printed_unlike_its_composer(data):
+    from musici.cards import CardEraWarning
+    for card in data["scores"][:2]:  # S01, S02: Bach, baroque
+        card["era"] = "romantic"
+    with pytest.warns(CardEraWarning) as record:
+        cardset_from_data(data, "two.json")
+    assert len(record) == 1
+    text = str(record[0].message)
+    assert text.startswith("two.json: ") and "S01" in text and "S02" in text
