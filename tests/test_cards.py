@@ -195,3 +195,18 @@ def test_one_era_warning_names_every_card_printed_unlike_its_composer(data):
     assert len(record) == 1
     text = str(record[0].message)
     assert text.startswith("two.json: ") and "S01" in text and "S02" in text
+
+
+@pytest.mark.rules("RESTORE.1", "RESTORE.2", "RULING-LINEAGE")
+def test_d_scarlatti_card_restores_soler_even_under_direct_lineage():
+    from musici import rating as R
+    cards = standard_cardset()
+    (dsc,) = [c.id for c in cards.scores if c.composer == "d-scarlatti"]
+    soler = cards.music["D09"]
+    assert soler.composer == "soler"
+    for depth in (True, False):
+        found = R.restoration(cards, soler, [dsc], lineage_any_depth=depth)
+        assert [m.why for m in found.matches] == [("lineage",)]  # Italian baroque vs Spanish classical
+    (asc,) = [c.id for c in cards.scores if c.composer == "a-scarlatti"]
+    assert R.restoration(cards, soler, [asc], lineage_any_depth=True).found
+    assert not R.restoration(cards, soler, [asc], lineage_any_depth=False).found
