@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -54,6 +55,11 @@ BACKS: tuple[str, ...] = ("score", "authentic", "modern")  # the card backs (COM
 
 class CardSetError(ValueError):
     """A card set file that is malformed; the message names file, card and field."""
+
+
+class CardEraWarning(UserWarning):
+    """A card whose printed era differs from its composer's era (CARDS): the file loads,
+    and RESTORE.1 compares the printed eras."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +355,14 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
             if card.id in music:
                 raise _fail(source, f"{kind} card {_show(card.id)}", "duplicate card id")
             music[card.id] = card
+    # CARDS: a card's printed era is its composer's era; one warning names every exception
+    unlike = [f"{c.kind} card {c.id} ({composers[c.composer].name}: {c.piece}) is printed "
+              f"{c.era} but its composer is {composers[c.composer].era}"
+              for c in music.values() if c.era != composers[c.composer].era]
+    if unlike:
+        warnings.warn(CardEraWarning(
+            f"{source}: {'; '.join(unlike)}; RESTORE.1 and END.1 read the printed era"),
+            stacklevel=2)
     n_scores = sum(1 for c in music.values() if c.kind == "score")
     if n_scores != SCORE_COUNT:
         raise _fail(source, "scores", f"expected {SCORE_COUNT} score cards (COMP.5), got {n_scores}")
@@ -439,6 +453,30 @@ def standard_cardset() -> CardSet:
     """The bundled card set."""
     text = resources.files("musici").joinpath("data/standard_cards.json").read_text("utf-8")
     return cardset_from_data(json.loads(text), "musici/data/standard_cards.json")
+
+
+# Earlier bundled card sets, kept so that games saved with them still load (each save
+# names its card set's fingerprint): revision 1 is the set before rules revision 2.
+_PAST_STANDARD_FILES: tuple[str, ...] = ("data/standard_cards_r1.json",)
+
+
+@cache
+def past_standard_cardsets() -> tuple[CardSet, ...]:
+    """The card sets bundled with earlier versions of musici, oldest first."""
+    out = []
+    for name in _PAST_STANDARD_FILES:
+        text = resources.files("musici").joinpath(name).read_text("utf-8")
+        out.append(cardset_from_data(json.loads(text), f"musici/{name}"))
+    return tuple(out)
+
+
+def bundled_cardset(fingerprint: str) -> CardSet | None:
+    """The bundled card set (current or past) with this fingerprint, or ``None``: what a
+    saved game that names no user file was played with."""
+    for cards in (standard_cardset(), *past_standard_cardsets()):
+        if cards.fingerprint == fingerprint:
+            return cards
+    return None
 
 
 def standard_cardset_data() -> dict[str, Any]:

@@ -34,8 +34,9 @@ def _seat(s: Any) -> str:
 
 def _concert(e: Event, cards: CardSet) -> str:
     d = e.data
+    virtuosos = f", {_names(cards, d['virtuosos'])} among them" if d.get("virtuosos") else ""
     text = (f"played {card_name(cards, d['card'])} at {d['venue']} with {len(d['orchestras'])} "
-            f"{d['style']} orchestra(s) ({d['brought'][0] * 10} instrumentalists, "
+            f"{d['style']} orchestra(s){virtuosos} ({d['brought'][0] * 10} instrumentalists, "
             f"{d['brought'][1] * 10} singers; required {d['required'][0] * 10} + "
             f"{d['required'][1] * 10}): {d['rating']}")
     if d["rating"] != d["base_rating"]:
@@ -44,9 +45,60 @@ def _concert(e: Event, cards: CardSet) -> str:
     restoration = d.get("restoration")
     if restoration is not None:
         text += f", restoration +{restoration['bonus']}"
+        pioneers = [m[0] for m in restoration["matches"] if m[0] in cards.specials]
+        if pioneers:
+            text += f" (with {_names(cards, pioneers)})"
         if restoration["capped"]:
             text += " (capped at 10, RESTORE.4)"
     return text + f" -> fame {d['fame']:+d}, income {d['income']} G"
+
+
+def _names(cards: CardSet, ids: list[str]) -> str:
+    return ", ".join(card_name(cards, i) for i in ids) or "none"
+
+
+# What each single-use special card did (SPECIAL.S1–S8), from its "effect" event.
+_EFFECTS: dict[str, Callable[[dict[str, Any], CardSet], str]] = {
+    "S1": lambda d, c: f"seat {d['target']} takes no part in month {d['month']}'s auction",
+    "S2": lambda d, c: f"in month {d['month']}'s media auction the bid counts "
+                       f"{d['bonus']} G higher",
+    "S3": lambda d, c: f"the {d['tour']} costs nothing in this month's P5",
+    "S4": lambda d, c: f"takes {_names(c, d['orchestras'])} free; orchestras face up now "
+                       f"{_names(c, [o for o in d['market'] if o])}",
+    "S5": lambda d, c: f"up to {d['exempts']} orchestras need no salary in this month's P5",
+    "S6": lambda d, c: "at the end of P5 " + (", ".join(f"seat {s}" for s in d["targets"])
+                                              or "nobody") + " must take a dissent marker",
+    "S7": lambda d, c: "takes " + "; ".join(
+        [card_name(c, x) for x in d.get("face_up", [])]
+        + [f"the top card of the {k} discovery deck" for k in d.get("decks", [])]) + " free",
+    "S8": lambda d, c: f"marks {card_name(c, d['marked'])}: only this player may buy it",
+}
+
+
+def special_effect(data: dict[str, Any], cards: CardSet) -> str:
+    """What a single-use special card did, in words, from its "effect" event's data."""
+    what = _EFFECTS.get(data.get("card", ""))
+    head = card_name(cards, data.get("card"))
+    return f"{head}: {what(data, cards)}" if what else f"{head} takes effect"
+
+
+def _effect(e: Event, cards: CardSet) -> str:
+    return special_effect(e.data, cards)
+
+
+def _venue_free(e: Event, cards: CardSet) -> str:
+    d = e.data
+    if d.get("card") != "S3":
+        return f"pays nothing for the {d['area']}"
+    saved = f"{d['money']} G" if d["money"] else f"{d['fame']} fame"
+    return f"Tour guide [S3]: pays nothing for the {d['area']} (saves {saved})"
+
+
+def _marker(e: Event, cards: CardSet) -> str:
+    d = e.data
+    text = (f"dissent marker on {card_name(cards, d['orchestra'])} ({d['markers']} now; "
+            f"{d['reason']})")
+    return f"Rumourmonger [S6] of seat {d['owner']}: {text}" if d.get("card") == "S6" else text
 
 
 def _award(e: Event, cards: CardSet) -> str:
@@ -63,7 +115,7 @@ _FORMATS: dict[str, Callable[[Event, CardSet], str]] = {
     "month": lambda e, c: f"month {e.data['month']} begins, start player seat "
                           f"{e.data['start_player']}",
     "auction": lambda e, c: f"auction of {card_name(c, e.data['card'])}",
-    "auction_banned": lambda e, c: "takes no part in this auction (Auctioneer)",
+    "auction_banned": lambda e, c: "takes no part in this auction (Auctioneer [S1])",
     "bid": lambda e, c: f"bids {e.data['amount']} G",
     "pass_auction": lambda e, c: "passes",
     "special_bought": lambda e, c: f"takes {card_name(c, e.data['card'])} for "
@@ -72,7 +124,7 @@ _FORMATS: dict[str, Callable[[Event, CardSet], str]] = {
     "special_revealed": lambda e, c: f"next special card: {card_name(c, e.data['card'])}",
     "no_auction": lambda e, c: "special deck empty: no auction",
     "media_bid": lambda e, c: f"secretly bids {e.data['amount']} G for the media",
-    "critic": lambda e, c: f"Critic: bid {e.data['bid']} G counts as {e.data['counts']} G",
+    "critic": lambda e, c: f"Critic [S2]: bid {e.data['bid']} G counts as {e.data['counts']} G",
     "media_reveal": lambda e, c: f"media bids revealed: {e.data['bids']}",
     "media_tie": lambda e, c: "wins the media tie (less fame, then chance)",
     "no_media": lambda e, c: "nobody bid for the media",
@@ -102,19 +154,19 @@ _FORMATS: dict[str, Callable[[Event, CardSet], str]] = {
     "declined": lambda e, c: f"declines seat {e.data['buyer']}'s offer",
     "action_spent": lambda e, c: "no face-up card can be bought: the action is spent",
     "discover": lambda e, c: f"searches the {e.data['deck']} discovery deck",
-    "drew": lambda e, c: f"draws {card_name(c, e.data['card'])}",
+    "drew": lambda e, c: f"draws {card_name(c, e.data['card'])}"
+                         + (f" from the {e.data['deck']} discovery deck" if "deck" in e.data else ""),
     "appease": lambda e, c: f"appeases {card_name(c, e.data['orchestra'])} "
                             f"({e.data['markers']} marker(s) left)",
     "special": lambda e, c: f"plays {card_name(c, e.data['card'])}",
-    "effect": lambda e, c: f"{card_name(c, e.data['card'])} takes effect",
-    "exempt": lambda e, c: f"Financial advisor: no salary for {', '.join(e.data['orchestras'])}",
-    "venue_free": lambda e, c: f"pays nothing for the {e.data['area']}",
+    "effect": _effect,
+    "exempt": lambda e, c: f"Financial advisor [S5]: no salary for {_names(c, e.data['orchestras'])}",
+    "venue_free": _venue_free,
     "unpaid": lambda e, c: f"cannot pay {e.data['amount']} G",
-    "marker": lambda e, c: f"dissent marker on {card_name(c, e.data['orchestra'])} "
-                           f"({e.data['markers']} now; {e.data['reason']})",
+    "marker": _marker,
     "orchestra_leaves": lambda e, c: f"{card_name(c, e.data['orchestra'])} gets a third "
                                      "marker and leaves",
-    "rumour_void": lambda e, c: "has no orchestra for the rumour marker",
+    "rumour_void": lambda e, c: "has no orchestra for the rumour marker (Rumourmonger [S6])",
     "month_end": lambda e, c: f"end of month: fame {e.data['fame']}, money {e.data['money']}",
     "award": _award,
     "marker_penalty": lambda e, c: f"-{e.data['markers']} fame for dissent markers",

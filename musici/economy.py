@@ -138,8 +138,9 @@ def venue_cost(area: str, *, held_concert: bool, rules: RuleSet, chapel_free: bo
     """P5.2: the cost of ``area`` for its player this month, under ``rules``.
 
     ``chapel_free``: this player gets the Chapel free (P3.HALL.1); ``tour_guide``: this
-    player played the Tour guide (SPECIAL.S3). Without a concert the cost is halved (P4.3);
-    half a fame cost is rounded by RULING-HALF-FAME.
+    player played the Tour guide (SPECIAL.S3). Without a concert a hall's rent is halved
+    (P4.3); RULING-HALF-VENUE=all-venues halves a tour's cost too, and half a fame cost is
+    rounded by RULING-HALF-FAME.
     """
     tour = TOURS.get(area)
     if tour is not None:
@@ -150,8 +151,8 @@ def venue_cost(area: str, *, held_concert: bool, rules: RuleSet, chapel_free: bo
         if area == FREE_HALL and chapel_free:
             return VenueCost(0, 0, "P3.HALL.1")
         money, fame = HALLS[area][0], 0
-    if held_concert:
-        return VenueCost(money, fame, "P5.2")
+    if held_concert or (tour is not None and rules.options["RULING-HALF-VENUE"] == "halls-only"):
+        return VenueCost(money, fame, "P5.2")  # P4.3 RULING-HALF-VENUE: "half the hall rent"
     if fame:
         fame = (fame + 1) // 2 if rules.options["RULING-HALF-FAME"] == "up" else fame // 2
     return VenueCost(money // 2, fame, "P4.3", halved=True)

@@ -28,11 +28,13 @@ class Rating:
 
 
 def rate_concert(card: MusicCard, style: str, brought: tuple[int, int], markers: int, *,
-                 restored: bool = True, media: bool = False) -> Rating:
+                 restored: bool = True, media: bool = False,
+                 literal_missing_type: bool = False) -> Rating:
     """RATE.POOR/FAIR/GOOD and RATE.MEDIA for ``card`` played by orchestras of ``style``.
 
     ``brought`` counts tens of instrumentalists and singers (virtuosos included);
-    ``restored`` says whether RESTORE.1 found anything (only matters for discovery cards).
+    ``restored`` says whether RESTORE.1 found anything (only matters for discovery cards);
+    ``literal_missing_type`` is RULING-MISSING-TYPE=literal (RATE.POOR.3).
     """
     req = card.requirement(style)
     matches = card.has_style(style)
@@ -42,7 +44,7 @@ def rate_concert(card: MusicCard, style: str, brought: tuple[int, int], markers:
         poor.append("RATE.POOR.1")
     if matches and have <= need - 2:
         poor.append("RATE.POOR.2")
-    if (req[0] > 0 and brought[0] == 0) or (req[1] > 0 and brought[1] == 0):
+    if missing_type(req, brought, literal=literal_missing_type):
         poor.append("RATE.POOR.3")
     if markers >= 2:
         poor.append("RATE.POOR.4")
@@ -65,15 +67,26 @@ def rate_concert(card: MusicCard, style: str, brought: tuple[int, int], markers:
     return Rating(level, base, style, req, brought, markers, tuple(reasons), media)
 
 
+def missing_type(required: tuple[int, int], brought: tuple[int, int], *, literal: bool) -> bool:
+    """RATE.POOR.3: a performance type is missing. RULING-MISSING-TYPE=requested: a type the
+    requirement asks for and none brought; literal: the orchestras lack either type."""
+    if literal:
+        return brought[0] == 0 or brought[1] == 0
+    return (required[0] > 0 and brought[0] == 0) or (required[1] > 0 and brought[1] == 0)
+
+
 def best_style_rating(card: MusicCard, orchestra_style: str, brought: tuple[int, int],
-                      markers: int, *, restored: bool, media: bool) -> Rating:
-    """RULING-STYLE=best-of-card: judge against whichever of the card's styles rates best."""
+                      markers: int, *, restored: bool, media: bool,
+                      literal_missing_type: bool = False) -> Rating:
+    """RULING-STYLE=best-of-card: judge against whichever of the card's corners rates best,
+    the two compared after the media upgrade (RATE.MEDIA)."""
     if not (card.has_style("authentic") and card.has_style("modern")):
         # Only a card showing both styles lets the player choose (P4.CONCERT.3).
         return rate_concert(card, orchestra_style, brought, markers, restored=restored,
-                            media=media)
+                            media=media, literal_missing_type=literal_missing_type)
     styles = ["authentic", "modern"]
-    ratings = [rate_concert(card, s, brought, markers, restored=restored, media=media)
+    ratings = [rate_concert(card, s, brought, markers, restored=restored, media=media,
+                            literal_missing_type=literal_missing_type)
                for s in styles]
     # Prefer the orchestras' own style on equal levels (the default reading).
     ratings.sort(key=lambda r: (LEVELS.index(r.level), r.style == orchestra_style), reverse=True)

@@ -42,8 +42,10 @@ _OPTIONS: tuple[RuleOption, ...] = (
         "(may-bid), or takes the card for nothing (free: their 'highest bid' is 0).",
     ),
     RuleOption(
-        "RULING-MEDIA-ZERO", "no-winner", ("no-winner", "zero-can-win"),
-        "P2.3: an effective bid of 0 cannot win the media (no-winner), or can (zero-can-win).",
+        "RULING-MEDIA-ZERO", "zero-can-win", ("zero-can-win", "no-winner"),
+        "P2.3: a bid of 0 is a bid: if all bid 0, less fame then chance decides and the winner "
+        "pays nothing (zero-can-win, revision 2); or an effective bid of 0 cannot win "
+        "(no-winner).",
     ),
     RuleOption(
         "RULING-MEDIA-STEP", 5, (5, 10, 25, 50, 100),
@@ -63,8 +65,9 @@ _OPTIONS: tuple[RuleOption, ...] = (
         "or, for a card with both styles, whichever of them rates the concert better.",
     ),
     RuleOption(
-        "RULING-POACH-MARKERS", "return", ("return", "stay"),
-        "P4.HIRE.2: dissent markers of a poached orchestra go back to the supply, or stay.",
+        "RULING-POACH-MARKERS", "stay", ("stay", "return"),
+        "P4.HIRE.2: dissent markers of a poached orchestra stay on the card (revision 2), or go "
+        "back to the supply.",
     ),
     RuleOption(
         "RULING-NEGOTIATION", "era-request", ("era-request", "blind"),
@@ -80,6 +83,16 @@ _OPTIONS: tuple[RuleOption, ...] = (
         "RULING-RESTORE-GOOD", "good-only", ("good-only", "lineage-good-only"),
         "RESTORE.3: the whole restoration bonus needs a good rating (good-only), or only "
         "its lineage/same-composer part does.",
+    ),
+    RuleOption(
+        "RULING-HALF-VENUE", "halls-only", ("halls-only", "all-venues"),
+        "P4.3: without a concert only hall rent is halved (halls-only, the source's 'half the "
+        "hall rent'); or every venue cost, tours included (all-venues; RULING-HALF-FAME).",
+    ),
+    RuleOption(
+        "RULING-MISSING-TYPE", "requested", ("requested", "literal"),
+        "RATE.POOR.3: poor when a type the card asks for was not brought (requested); or, "
+        "literally, when the orchestras lack instrumentalists or singers (literal).",
     ),
     RuleOption(
         "RULING-HALF-FAME", "up", ("up", "down"),
@@ -99,12 +112,20 @@ _OPTIONS: tuple[RuleOption, ...] = (
         "P5.8: fame never drops below 0 (zero), or may go negative (none).",
     ),
     RuleOption(
-        "RULING-END-CARDS", "score-and-discovery", ("score-and-discovery", "score-only"),
-        "END.7: END.1 and END.2 count score and discovery cards alike, or score cards only.",
+        "RULING-END-CARDS", "score-only", ("score-only", "score-and-discovery"),
+        "END.7: END.1 and END.2 count score cards only (revision 2), or score and discovery "
+        "cards alike.",
     ),
 )
 
 RULE_OPTIONS: Mapping[str, RuleOption] = MappingProxyType({o.name: o for o in _OPTIONS})
+
+# Options added after games were first saved, with the reading those games were played
+# under: a saved game that does not name an option played this value, not today's default.
+ABSENT_IN_OLD_SAVES: Mapping[str, Any] = MappingProxyType({
+    "RULING-HALF-VENUE": "all-venues",  # revision 2; before it every venue cost was halved
+    "RULING-MISSING-TYPE": "requested",
+})
 
 
 def _check(name: str, value: Any) -> Any:
@@ -144,6 +165,14 @@ class RuleSet:
         for name, value in (overrides or {}).items():
             values[name] = _check(name, value)
         return cls(MappingProxyType(values))
+
+    @classmethod
+    def from_saved(cls, saved: Mapping[str, Any]) -> RuleSet:
+        """The rule set a saved game was played under: its recorded options, and for an
+        option it does not name (added later), the reading of :data:`ABSENT_IN_OLD_SAVES`.
+
+        Saves record every option, so only options newer than the file can be missing."""
+        return cls.from_options({**ABSENT_IN_OLD_SAVES, **saved})
 
     @classmethod
     def parse(cls, assignments: list[str] | tuple[str, ...]) -> RuleSet:

@@ -25,10 +25,12 @@ def rate(card: MusicCard, style: str, brought: tuple[int, int], markers: int, *,
          rules: RuleSet, restored: bool, media: bool) -> R.Rating:
     """RATE under RULING-STYLE: judged against the orchestras' style, or (best-of-card) the
     card's corner that rates best, compared after the media upgrade (P4.CONCERT.3)."""
+    literal = rules.options["RULING-MISSING-TYPE"] == "literal"  # RATE.POOR.3
     if rules.options["RULING-STYLE"] == "best-of-card":
         return R.best_style_rating(card, style, brought, markers, restored=restored,
-                                   media=media)
-    return R.rate_concert(card, style, brought, markers, restored=restored, media=media)
+                                   media=media, literal_missing_type=literal)
+    return R.rate_concert(card, style, brought, markers, restored=restored, media=media,
+                          literal_missing_type=literal)
 
 
 def restoration(cards: CardSet, rules: RuleSet, card: MusicCard, played: Sequence[str],

@@ -8,13 +8,20 @@ replay it.
 from __future__ import annotations
 
 import string
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import strategies as st
 
 from musici import Game, RuleSet
-from musici.cards import CardSet, cardset_from_data, standard_cardset, standard_cardset_data
+from musici.cards import (
+    CardEraWarning,
+    CardSet,
+    cardset_from_data,
+    standard_cardset,
+    standard_cardset_data,
+)
 from musici.composers import ERAS, GROUPS
 from musici.rules import RULE_OPTIONS
 from musici.strategies import make_strategy
@@ -145,7 +152,9 @@ _CARDSETS: dict[str, CardSet] = {}
 def build_cardset(data: dict[str, Any] | None) -> CardSet:
     if data is None:
         return standard_cardset()
-    cards = cardset_from_data(data, "<hypothesis variant>")
+    with warnings.catch_warnings():  # variants reprint eras on purpose
+        warnings.simplefilter("ignore", CardEraWarning)
+        cards = cardset_from_data(data, "<hypothesis variant>")
     return _CARDSETS.setdefault(cards.fingerprint, cards)
 
 

@@ -135,3 +135,78 @@ def test_teacher_cycle_is_rejected(data):
     data["composers"][1]["teachers"] = [data["composers"][0]["id"]]
     with pytest.raises(CardSetError, match="cycle"):
         cardset_from_data(data, "cyc.json")
+
+
+@pytest.mark.rules("RESTORE.1", "COMP.5", "COMP.7")
+def test_every_lineage_composer_of_restore_1_has_a_card():
+    # CARDS (revision 2): a card each for Corelli, Geminiani, A. Scarlatti, D. Scarlatti and
+    # Soler, so that every example of RESTORE.1 can happen; COMP.5/7 counts kept.
+    cards = standard_cardset()
+    on_cards = {c.composer for c in cards.music.values()}
+    for composer in ("corelli", "geminiani", "a-scarlatti", "d-scarlatti", "soler"):
+        assert composer in on_cards, composer
+    assert len(cards.scores) == 30 and len(cards.discoveries) == 20
+
+
+def test_hummel_lists_every_documented_teacher():
+    teachers = set(standard_cardset().composers["hummel"].teachers)
+    assert teachers == {"mozart", "salieri", "haydn"}
+    assert standard_cardset().in_lineage("haydn", "hummel", any_depth=False)
+
+
+def test_bundled_cards_print_their_composers_era():
+    cards = standard_cardset()
+    wrong = [c.id for c in cards.music.values() if c.era != cards.composers[c.composer].era]
+    assert wrong == []
+
+
+@pytest.mark.rules("RESTORE.1")
+def test_printed_era_differing_from_the_composer_warns_and_restore_compares_printed_eras(data):
+    from musici import rating as R
+    from musici.cards import CardEraWarning
+    # D10 is Haydn (classical): print it baroque, as a hand-made file might
+    (d10,) = [c for c in data["discoveries"] if c["id"] == "D10"]
+    d10["era"] = "baroque"
+    with pytest.warns(CardEraWarning, match=r"D10 .*Haydn.*printed baroque.*composer is classical"):
+        cards = cardset_from_data(data, "variant.json")
+    # S03 Vivaldi (Italian, baroque), no lineage with Haydn: only the printed era can match
+    assert cards.music["S03"].era == "baroque"
+    found = R.restoration(cards, cards.music["D10"], ["S03"])
+    assert [(m.card, m.why) for m in found.matches] == [("S03", ("era",))]
+    # the same pair under the true printing: nothing in common
+    assert not R.restoration(standard_cardset(), standard_cardset().music["D10"], ["S03"]).found
+
+
+def test_past_bundled_card_set_still_found_by_fingerprint():
+    from musici.cards import bundled_cardset, past_standard_cardsets
+    (r1,) = past_standard_cardsets()
+    assert r1.fingerprint != standard_cardset().fingerprint
+    assert bundled_cardset(r1.fingerprint) is r1
+    assert bundled_cardset(standard_cardset().fingerprint) is standard_cardset()
+    assert bundled_cardset("0" * 64) is None
+
+
+def test_one_era_warning_names_every_card_printed_unlike_its_composer(data):
+    from musici.cards import CardEraWarning
+    for card in data["scores"][:2]:  # S01, S02: Bach, baroque
+        card["era"] = "romantic"
+    with pytest.warns(CardEraWarning) as record:
+        cardset_from_data(data, "two.json")
+    assert len(record) == 1
+    text = str(record[0].message)
+    assert text.startswith("two.json: ") and "S01" in text and "S02" in text
+
+
+@pytest.mark.rules("RESTORE.1", "RESTORE.2", "RULING-LINEAGE")
+def test_d_scarlatti_card_restores_soler_even_under_direct_lineage():
+    from musici import rating as R
+    cards = standard_cardset()
+    (dsc,) = [c.id for c in cards.scores if c.composer == "d-scarlatti"]
+    soler = cards.music["D09"]
+    assert soler.composer == "soler"
+    for depth in (True, False):
+        found = R.restoration(cards, soler, [dsc], lineage_any_depth=depth)
+        assert [m.why for m in found.matches] == [("lineage",)]  # Italian baroque vs Spanish classical
+    (asc,) = [c.id for c in cards.scores if c.composer == "a-scarlatti"]
+    assert R.restoration(cards, soler, [asc], lineage_any_depth=True).found
+    assert not R.restoration(cards, soler, [asc], lineage_any_depth=False).found

@@ -283,7 +283,9 @@ def test_version_2_refuses_answers_cut_short_and_legal_edits(data):
     short["check"]["steps"] = 50  # edited consistently: the digest still tells
     save_fails(json.dumps(short), "check digest does not match")
     rules = copy.deepcopy(data)  # another valid value of a ruling that has not mattered yet
-    rules["rules"]["RULING-END-CARDS"] = "score-only"
+    saved = rules["rules"]["RULING-END-CARDS"]
+    rules["rules"]["RULING-END-CARDS"] = ("score-and-discovery" if saved == "score-only"
+                                          else "score-only")
     save_fails(json.dumps(rules), "check digest does not match")
     engine = copy.deepcopy(data)  # what an engine that now replays differently looks like
     engine["check"]["digest"] = "0" * 64

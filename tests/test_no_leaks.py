@@ -203,7 +203,7 @@ def test_many_drawn_games_leak_nothing(case: GameCase) -> None:
 @pytest.mark.parametrize("players", [3, 4])
 def test_history_never_shows_another_seats_private_events(players) -> None:
     rules = RuleSet.from_options({"RULING-NEGOTIATION": "blind"})
-    game = Game(players=players, seed=40 + players, rules=rules)
+    game = Game(players=players, seed=140 + players, rules=rules)  # draws under revision 2
     bots = [make_strategy(b) for b in ("collector", "random", "random", "random")[:players]]
     private_kinds = set()
     seen = 0

@@ -82,3 +82,82 @@ def test_loading_with_the_matching_custom_card_set():
     with pytest.raises(SaveFileError, match="card set mismatch"):
         loads(dumps(game))
     assert loads(dumps(game), cards=cards).step == 40
+
+
+# ---------------------------------------------------------------------------- old saves
+# Saves written before rules revision 2 (format versions 1 and 2, made with the code of
+# commit 3df766d): they record every rule option of their day, but not the options added
+# since (RULING-HALF-VENUE, RULING-MISSING-TYPE), and name the card set of their day.
+OLD_SAVES = ["save_v1_rev1", "save_v2_rev1"]
+DATA = __import__("pathlib").Path(__file__).parent / "data"
+
+
+def _old(name):
+    data = json.loads((DATA / f"{name}.json").read_text("utf-8"))
+    expected = json.loads((DATA / f"{name}.expected.json").read_text("utf-8"))
+    return data, expected
+
+
+def _outcome(game):
+    return {"players": [[str(p.fame), p.money, p.played, p.orchestras] for p in game.players],
+            "events": len(game.events)}
+
+
+from musici.decisions import IllegalAnswer  # noqa: E402
+
+
+def _replay(data, rules, cards):
+    game = Game(players=data["players"], seed=data["seed"], rules=rules, cards=cards)
+    for answer in data["answers"]:
+        game.answer(tuple(answer) if isinstance(answer, list) else answer)
+    return game
+
+
+@pytest.mark.parametrize("name", OLD_SAVES)
+def test_old_save_replays_exactly_under_the_options_of_its_day(name):
+    from musici.cards import bundled_cardset
+    data, expected = _old(name)
+    assert data["version"] == int(name[6]) and "RULING-HALF-VENUE" not in data["rules"]
+    cards = bundled_cardset(data["cardset"]["fingerprint"])
+    assert cards is not None and cards.source.endswith("standard_cards_r1.json")
+    game = _replay(data, RuleSet.from_saved(data["rules"]), cards)
+    assert game.finished and _outcome(game) == expected
+    assert game.rules.get("RULING-HALF-VENUE") == "all-venues"
+
+
+@pytest.mark.parametrize("name", OLD_SAVES)
+def test_old_save_would_change_meaning_under_todays_defaults(name):
+    # why from_saved exists: today's default halves only hall rent, so the recorded answers
+    # stop being legal (or replay to another game)
+    from musici.cards import bundled_cardset
+    data, expected = _old(name)
+    cards = bundled_cardset(data["cardset"]["fingerprint"])
+    try:
+        game = _replay(data, RuleSet.from_options(data["rules"]), cards)
+    except IllegalAnswer:  # one way to differ: a recorded answer is no longer legal
+        return
+    assert _outcome(game) != expected
+
+
+@pytest.mark.parametrize("name", OLD_SAVES)
+def test_old_save_loads_with_the_wiring_persistence_needs(name, monkeypatch):
+    # What musici/persistence.py must do (issue 10): read rules with RuleSet.from_saved and,
+    # when no card set is given, take the bundled set with the saved fingerprint.
+    import musici.persistence as P
+    from musici.cards import bundled_cardset
+
+    class Rules:
+        from_options = staticmethod(RuleSet.from_saved)
+    monkeypatch.setattr(P, "RuleSet", Rules)
+    data, expected = _old(name)
+    game = P.load(DATA / f"{name}.json", cards=bundled_cardset(data["cardset"]["fingerprint"]))
+    assert _outcome(game) == expected  # version 2: its check digest matched too
+
+
+@pytest.mark.xfail(strict=True, raises=SaveFileError,
+                   reason="persistence.py does not yet call RuleSet.from_saved and "
+                          "cards.bundled_cardset (issue 10: the lead wires it)")
+@pytest.mark.parametrize("name", OLD_SAVES)
+def test_old_save_loads_as_is(name):
+    _, expected = _old(name)
+    assert _outcome(load(DATA / f"{name}.json")) == expected

@@ -31,7 +31,7 @@ PINNED = {
     "S02": ([3, 1, 0], 50, [1, 0], [2, 0]),
     "S03": ([4, 2, 0], 100, [2, 0], [2, 0]),  # Vivaldi, The Four Seasons
     "S06": ([4, 2, 0], 90, [2, 0], [2, 0]),  # Corelli
-    "S11": ([4, 2, -1], 90, [1, 1], [2, 1]),  # Pergolesi, Stabat Mater
+    "S11": ([4, 2, -1], 90, [1, 1], [2, 1]),  # D. Scarlatti, Stabat Mater
     "S16": ([3, 1, 0], 40, [1, 0], [1, 0]),  # Haydn, Emperor quartet
     "S20": ([3, 1, 0], 45, [1, 0], [1, 0]),
     "S23": ([4, 2, 0], 90, None, [1, 1]),  # Schubert, Winterreise
@@ -492,11 +492,11 @@ def test_hire_from_the_market(orch, price):
 
 
 @pytest.mark.rules("P4.HIRE.2", "RULING-POACH-MARKERS")
-@pytest.mark.parametrize("ruling", ["return", "stay"])
+@pytest.mark.parametrize("ruling", ["return", "stay", None])  # None: the default, stay
 @pytest.mark.parametrize("orch,markers,price", [
     ("O21", 1, 150), ("O21", 2, 100), ("O05", 1, 100), ("O05", 2, 50)])
 def test_hire_away_from_another_player(ruling, orch, markers, price):
-    g, s = start(RULING_POACH_MARKERS=ruling)
+    g, s = start() if ruling is None else start(RULING_POACH_MARKERS=ruling)
     t = (s + 2) % 4
     p, q = g.players[s], g.players[t]
     table(g, orchestras={t: [orch, "O06"]}, markers={t: {orch: markers}})
@@ -607,6 +607,37 @@ def test_negotiated_purchase_from_another_hand(ruling):
     assert any("S14" in repr(e.data) for e in seen_since(g, s, since))
     seen_by_u = [e for e in g.view(u).history if e.month == 1 and e.phase == "P4"]
     assert not any("S14" in repr(e.data) for e in seen_by_u)
+
+
+@pytest.mark.rules("P4.BUY.2")
+def test_only_score_cards_can_be_sold():
+    # 出售者只能出售一张乐谱牌: the seller's options never include a discovery card
+    g, s = start(RULING_NEGOTIATION="blind")
+    t = (s + 1) % 4
+    table(g, hands={t: ["D05", "S13", "D11"]})
+    reask(g, s)
+    g.answer("buy")
+    g.answer(f"player:{t}")
+    g.answer(50)
+    d = g.decision
+    assert d.kind == "sell" and d.player == t and d.options == ("decline", "S13")
+
+
+@pytest.mark.rules("P4.BUY.2", "P4.BUY.3")
+def test_a_hand_of_discovery_cards_only_cannot_sell():
+    g, s = start(RULING_NEGOTIATION="blind")
+    t = (s + 1) % 4
+    p, q = g.players[s], g.players[t]
+    table(g, hands={t: ["D05"]}, score_market=["S05", "S10", "S15", "S20"])
+    reask(g, s)
+    since = len(g.events)
+    g.answer("buy")
+    g.answer(f"player:{t}")
+    g.answer(50)
+    # the only answer is to decline: D05 stays, and P4.BUY.3 asks for a face-up card
+    assert q.hand == ["D05"] and "D05" not in p.hand and q.money == 1500
+    assert [e.kind for e in evs(g, since=since, rule="P4.BUY.3")] == ["declined"]
+    assert g.decision.kind == "buy_fallback" and g.decision.player == s
 
 
 @pytest.mark.rules("P4.BUY.3")
@@ -948,7 +979,7 @@ def test_critic_adds_100_to_next_months_media_bid():
     before = money_after(g, s)
     assert g.media == s  # 50 + 100 beats 100
     (critic,) = evs(g, month=2, kind="critic", rule="P2.5")
-    assert critic.player == s and critic.data == {"bid": 50, "counts": 150}
+    assert critic.player == s and critic.data == {"bid": 50, "counts": 150, "card": "S2"}
     assert [e.data["amount"] for e in evs(g, month=2, seat=s, kind="pay", rule="P2.2")] == [50]
     assert p.money == before - 50
     run(g, lambda g: g.month == 3 and g.phase == "P3", bids)

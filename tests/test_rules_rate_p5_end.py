@@ -312,6 +312,36 @@ def test_engine_missing_performance_type_is_poor():
     assert p.fame == 10 + value(g, "S01", "poor")
 
 
+@pytest.mark.rules("RATE.POOR.3", "RULING-MISSING-TYPE")
+@pytest.mark.parametrize("option,level,reasons", [
+    (None, "good", ["RATE.GOOD"]),  # default requested: the card asks for no singers
+    ("requested", "good", ["RATE.GOOD"]),
+    ("literal", "poor", ["RATE.POOR.3"]),  # 他带来的乐团缺少一种表演类型（器乐或声乐）
+])
+def test_engine_missing_type_ruling(option, level, reasons):
+    g, order = fresh() if option is None else fresh(RULING_MISSING_TYPE=option)
+    s = order[0]
+    p = g.players[s]
+    need(g, "S02", "authentic", (1, 0))
+    p.hand = ["S02"]
+    p.orchestras = ["O21"]  # 10 authentic instrumentalists, no singers
+    p.fame = 10
+    ev = hold_concert(g, s, "S02", ("O21",))
+    assert ev.data["brought"] == [1, 0]
+    assert ev.data["rating"] == level and ev.data["reasons"] == reasons
+    assert p.fame == 10 + value(g, "S02", level)
+
+
+@pytest.mark.rules("RATE.POOR.3", "RULING-MISSING-TYPE")
+def test_missing_type_pure_function_both_readings():
+    from musici.rating import missing_type
+    assert not missing_type((2, 0), (2, 0), literal=False)
+    assert missing_type((2, 0), (2, 0), literal=True)
+    assert missing_type((2, 1), (3, 0), literal=False)
+    assert missing_type((0, 2), (0, 2), literal=True)
+    assert not missing_type((2, 1), (1, 1), literal=True)
+
+
 @pytest.mark.rules("RATE.GOOD", "RATE.FAME")
 def test_engine_more_than_required_is_good_and_tour_multiplies_after_card_fame():
     g, order = fresh()
@@ -732,13 +762,18 @@ def test_p5_venue_money_with_concert(venue, cost):
     assert p.money == 1000 + income - cost - 100
 
 
-@pytest.mark.rules("P5.2", "P5.3")
-@pytest.mark.parametrize("venue,cost", [
-    ("chapel", 25), ("university", 50), ("dome", 100), ("opera", 200),
-    ("small-academic", 100), ("large-academic", 200),
+@pytest.mark.rules("P5.2", "P5.3", "P4.3", "RULING-HALF-VENUE")
+@pytest.mark.parametrize("venue,option,rule,cost", [
+    # default halls-only: "half the hall rent" (只需要支付音乐厅租金的一半); a tour in full
+    ("chapel", "halls-only", "P4.3", 25), ("university", "halls-only", "P4.3", 50),
+    ("dome", "halls-only", "P4.3", 100), ("opera", "halls-only", "P4.3", 200),
+    ("small-academic", "halls-only", "P5.2", 200), ("large-academic", "halls-only", "P5.2", 400),
+    # option all-venues: tours halved too
+    ("dome", "all-venues", "P4.3", 100),
+    ("small-academic", "all-venues", "P4.3", 100), ("large-academic", "all-venues", "P4.3", 200),
 ])
-def test_p5_venue_and_salaries_halved_without_concert(venue, cost):
-    g, order = fresh()
+def test_p5_venue_and_salaries_halved_without_concert(venue, option, rule, cost):
+    g, order = fresh(RULING_HALF_VENUE=option)
     s = order[0]
     p = g.players[s]
     place_first(g, order, venue)
@@ -746,12 +781,27 @@ def test_p5_venue_and_salaries_halved_without_concert(venue, cost):
     p.actions = 2  # no P4.4 bonus
     since = len(g.events)
     pass_p4(g)
-    assert settle(g, s, since) == [("pay", "P4.3", cost), ("pay", "P4.3", 100)]
+    assert settle(g, s, since) == [("pay", rule, cost), ("pay", "P4.3", 100)]
     assert p.money == 1000 - cost - 100
     assert p.markers == {}
 
 
-@pytest.mark.rules("P5.2", "RULING-HALF-FAME")
+@pytest.mark.rules("P5.2", "RULING-HALF-VENUE")
+@pytest.mark.parametrize("tour,cost", [("large-commercial", 5), ("small-commercial", 3)])
+def test_p5_commercial_tour_fame_cost_in_full_without_concert_by_default(tour, cost):
+    g, order = fresh()  # RULING-HALF-VENUE=halls-only: only hall rent is halved (P4.3)
+    s = order[0]
+    p = g.players[s]
+    place(g, {s: tour, order[1]: "university", order[2]: "dome", order[3]: "chapel"})
+    p.fame = 10
+    p.actions = 2
+    since = len(g.events)
+    pass_p4(g)
+    assert settle(g, s, since) == [("fame", "P5.2", -cost)]
+    assert p.fame == 10 - cost
+
+
+@pytest.mark.rules("P5.2", "RULING-HALF-FAME", "RULING-HALF-VENUE")
 @pytest.mark.parametrize("tour,ruling,cost", [
     ("large-commercial", "up", 3),
     ("large-commercial", "down", 2),
@@ -759,7 +809,7 @@ def test_p5_venue_and_salaries_halved_without_concert(venue, cost):
     ("small-commercial", "down", 1),
 ])
 def test_p5_half_fame_cost_without_concert(tour, ruling, cost):
-    g, order = fresh(RULING_HALF_FAME=ruling)
+    g, order = fresh(RULING_HALF_FAME=ruling, RULING_HALF_VENUE="all-venues")
     s = order[0]
     p = g.players[s]
     place(g, {s: tour, order[1]: "university", order[2]: "dome", order[3]: "chapel"})
@@ -1068,7 +1118,7 @@ def test_p5_rumour_markers_placed_after_everyone_settled():
 @pytest.mark.rules("P5.8", "RULING-FAME-FLOOR", "RULING-HALF-FAME")
 @pytest.mark.parametrize("floor,expected", [("zero", 0), ("none", -2)])
 def test_p5_fame_floor_on_commercial_tour_cost(floor, expected):
-    g, order = fresh(RULING_FAME_FLOOR=floor)
+    g, order = fresh(RULING_FAME_FLOOR=floor, RULING_HALF_VENUE="all-venues")
     s = order[0]
     p = g.players[s]
     place(g, {s: "large-commercial", order[1]: "university", order[2]: "dome",
@@ -1156,9 +1206,10 @@ def test_end_era_and_nationality_awards_with_split_tie():
 @pytest.mark.parametrize("ruling,expected", [
     ("score-and-discovery", [12, 6, 4, 0]),
     ("score-only", [3, 3, 8, 0]),
+    (None, [3, 3, 8, 0]),  # revision 2 default: score cards only (END.1/2 say 乐谱牌)
 ])
 def test_end_discovery_cards_and_end_cards_ruling(ruling, expected):
-    g = _end_table(RULING_END_CARDS=ruling)
+    g = _end_table() if ruling is None else _end_table(RULING_END_CARDS=ruling)
     for p in g.players:
         p.fame = 0
     g.players[0].played = ["D01", "D02"]  # Bach discoveries, authentic back, baroque
@@ -1168,7 +1219,7 @@ def test_end_discovery_cards_and_end_cards_ruling(ruling, expected):
     awards = {(a["award"]): (a["winners"], a["share"]) for a in g.results["awards"]}
     assert awards["authentic"] == ([0], Fraction(3))  # END.3 counts discoveries either way
     assert awards["modern"] == ([1], Fraction(3))
-    if ruling == "score-and-discovery":
+    if ruling == "score-and-discovery":  # not the default: the option must be asked for
         assert awards["baroque"] == ([0], Fraction(4))
         assert awards["classical"] == ([1], Fraction(3))
         assert awards["german-austrian"] == ([0], Fraction(5))

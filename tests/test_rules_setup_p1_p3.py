@@ -825,22 +825,22 @@ def test_media_tie_on_fame_decided_by_chance():
 
 
 @pytest.mark.rules("P2.3", "RULING-MEDIA-ZERO")
-def test_zero_bids_no_winner_by_default():
-    g = at_p2(seed=3)
+def test_zero_bids_no_winner_under_the_option():
+    g = at_p2(seed=3, RULING_MEDIA_ZERO="no-winner")
     drive(g, plan_of(), lambda g: g.phase == "P3")
     assert g.media is None
     assert [e.rule for e in events_of(g, "no_media")] == ["P2.3"]
     assert all(p.money == 1500 for p in g.players)
     # a 5 G bid beats the zero bids
-    g = at_p2(seed=3)
+    g = at_p2(seed=3, RULING_MEDIA_ZERO="no-winner")
     o = g._order()
     drive(g, plan_of(media_bid={o[3]: 5}), lambda g: g.phase == "P3")
     assert g.media == o[3] and g.players[o[3]].money == 1495
 
 
 @pytest.mark.rules("P2.3", "RULING-MEDIA-ZERO", "P2.2")
-def test_zero_bids_can_win_under_the_option():
-    g = at_p2(seed=3, RULING_MEDIA_ZERO="zero-can-win")
+def test_zero_bids_can_win_by_default():
+    g = at_p2(seed=3)  # revision 2: 游戏者可以在手牌下不放任何纸币 -- a 0 bid is a bid
     o = g._order()
     for s, f in zip(o, [4, 6, 1, 3], strict=True):
         g.players[s].fame = f

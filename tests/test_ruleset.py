@@ -10,7 +10,7 @@ from musici.rules import RULE_OPTIONS
 def test_defaults_and_overrides():
     rules = RuleSet()
     assert rules.months == 12
-    assert rules.get("RULING-MEDIA-ZERO") == "no-winner"
+    assert rules.get("RULING-MEDIA-ZERO") == "zero-can-win"  # revision 2
     short = RuleSet.from_options({"RULING-MONTHS": 6})
     assert short.months == 6
     assert short.non_default() == {"RULING-MONTHS": 6}
@@ -23,7 +23,7 @@ def test_every_ruling_of_rules_md_is_an_option():
         "RULING-ROUNDING", "RULING-COMMERCIAL-FAME", "RULING-STYLE", "RULING-POACH-MARKERS",
         "RULING-NEGOTIATION", "RULING-LINEAGE", "RULING-RESTORE-GOOD", "RULING-HALF-FAME",
         "RULING-UNPAID-VENUE", "RULING-UNPAID-SURCHARGE", "RULING-FAME-FLOOR",
-        "RULING-END-CARDS", "RULING-MONTHS",
+        "RULING-END-CARDS", "RULING-MONTHS", "RULING-HALF-VENUE", "RULING-MISSING-TYPE",
     }
     assert set(RULE_OPTIONS) == expected
     for option in RULE_OPTIONS.values():

@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 
 
 def change_fame(
-    g: Game, p: PlayerState, delta: int, rule: str, reason: str, venue: str | None = None
+    g: Game, p: PlayerState, delta: int, rule: str, reason: str, venue: str | None = None,
+    card: str | None = None,
 ) -> None:
     before = p.fame
     after = before + delta
@@ -26,6 +27,8 @@ def change_fame(
         data["venue"] = venue
     if floored:
         data["floored"] = "P5.8"
+    if card is not None:  # the special card that acts (SPECIAL.P2, P7)
+        data["card"] = card
     g._emit("fame", rule, p.seat, data)
 
 
@@ -47,23 +50,31 @@ def pay(
     g._emit("pay", rule, p.seat, data)
 
 
-def receive(g: Game, p: PlayerState, amount: int, rule: str, reason: str) -> None:
+def receive(g: Game, p: PlayerState, amount: int, rule: str, reason: str,
+            card: str | None = None) -> None:
     p.money += amount
-    g._emit("income", rule, p.seat, {"amount": amount, "reason": reason, "money": p.money})
+    data: dict = {"amount": amount, "reason": reason, "money": p.money}
+    if card is not None:  # the special card that pays (SPECIAL.P1)
+        data["card"] = card
+    g._emit("income", rule, p.seat, data)
 
 
-def add_marker(g: Game, p: PlayerState, orch: str, rule: str, reason: str) -> None:
+def add_marker(g: Game, p: PlayerState, orch: str, rule: str, reason: str,
+               extra: dict | None = None) -> None:
+    """One dissent marker on ``orch``; ``extra`` names who placed it (SPECIAL.S6)."""
     count = p.markers.get(orch, 0) + 1
     if count > 2:  # P5.7: a third marker sends the orchestra away
         del p.markers[orch]
         p.orchestras.remove(orch)
         g.orchestra_deck.insert(0, orch)
-        g._emit("orchestra_leaves", "P5.7", p.seat, {"orchestra": orch, "reason": reason, "cause": rule})
+        g._emit("orchestra_leaves", "P5.7", p.seat,
+                {"orchestra": orch, "reason": reason, "cause": rule, **(extra or {})})
         # Slots left empty by an exhausted deck fill again now that it holds a card.
         refill(g.orchestra_market, g.orchestra_deck)
         return
     p.markers[orch] = count
-    g._emit("marker", rule, p.seat, {"orchestra": orch, "markers": count, "reason": reason})
+    g._emit("marker", rule, p.seat, {"orchestra": orch, "markers": count, "reason": reason,
+                                     **(extra or {})})
 
 
 def refill(market: list[str | None], deck: list[str]) -> None:

@@ -20,7 +20,7 @@ def start(g: Game) -> None:
     passed = [p.banned_now for p in g.players]  # P1.7
     for p in g.players:
         if p.banned_now:
-            g._emit("auction_banned", "P1.7", p.seat, {"card": g.special_slot})
+            g._emit("auction_banned", "P1.7", p.seat, {"card": g.special_slot, "by": "S1"})
     order = g._order()
     g._emit("auction", "P1.1", None, {"card": g.special_slot})
     g._push((turn, order, 0, passed, 0, None))

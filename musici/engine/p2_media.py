@@ -42,7 +42,7 @@ def reveal(g: Game, order: list[int]) -> None:
     effective = {s: bids[s] + (CRITIC_BONUS if g.players[s].critic_now else 0) for s in order}
     for s in order:
         if g.players[s].critic_now:
-            g._emit("critic", "P2.5", s, {"bid": bids[s], "counts": effective[s]})
+            g._emit("critic", "P2.5", s, {"bid": bids[s], "counts": effective[s], "card": "S2"})
     g._emit(
         "media_reveal",
         "P2.1",

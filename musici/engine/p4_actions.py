@@ -115,6 +115,7 @@ def on_concert_orchestras(g: Game, chosen: tuple[str, ...], seat: int, card_id: 
             "kind": card.kind,
             "style": rated.style,
             "orchestras": list(chosen),
+            "virtuosos": [o for o in chosen if o in g.cards.specials],  # SPECIAL.P3/P4
             "brought": list(brought),
             "required": list(rated.required),
             "markers": markers,
@@ -313,7 +314,9 @@ def on_buy_price(g: Game, price: int, seat: int, seller: int) -> None:
 def on_buy_era(g: Game, era: str, seat: int, seller: int, price: int) -> None:
     q = g.players[seller]
     g._emit("offer", "P4.BUY.2", seat, {"seller": seller, "price": price, "era": era})
-    cards = [c for c in q.hand if era == "any" or g.cards.music[c].era == era]
+    # P4.BUY.2: only a score card can be sold, never a discovery card
+    cards = [c for c in q.hand if g.cards.music[c].kind == "score"
+             and (era == "any" or g.cards.music[c].era == era)]
     g._ask(
         Decision(
             seller,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from musici.cards import STYLES
 from musici.decisions import Decision, Kind, deck_option, parse_option
-from musici.economy import EDUCATOR_TAKES, TOURS
+from musici.economy import ADVISOR_EXEMPTS, CRITIC_BONUS, EDUCATOR_TAKES, TOURS
 from musici.engine import effects
 from musici.state import PlayerState
 
@@ -57,7 +57,8 @@ def play_auctioneer(g: Game, p: PlayerState) -> None:  # SPECIAL.S1
 
 def play_critic(g: Game, p: PlayerState) -> None:  # SPECIAL.S2, P2.5
     p.critic_next = True
-    g._emit("effect", "SPECIAL.S2", p.seat, {"card": "S2"})
+    g._emit("effect", "SPECIAL.S2", p.seat, {"card": "S2", "month": g.month + 1,
+                                             "bonus": CRITIC_BONUS})
 
 
 def on_tour(g: Game, p: PlayerState) -> bool:
@@ -91,13 +92,14 @@ def play_educator(g: Game, p: PlayerState) -> None:  # SPECIAL.S4
 
 
 def play_advisor(g: Game, p: PlayerState) -> None:  # SPECIAL.S5 (applied in P5.3)
-    p.advisor = True
-    g._emit("effect", "SPECIAL.S5", p.seat, {"card": "S5"})
+    p.advisor = True  # the orchestras exempted are chosen, and named, in P5.3 ("exempt")
+    g._emit("effect", "SPECIAL.S5", p.seat, {"card": "S5", "exempts": ADVISOR_EXEMPTS})
 
 
 def play_rumourmonger(g: Game, p: PlayerState) -> None:  # SPECIAL.S6 (placed in P5.6)
-    p.rumour = True
-    g._emit("effect", "SPECIAL.S6", p.seat, {"card": "S6"})
+    p.rumour = True  # each target names its orchestra in P5.6 ("marker", "rumour_void")
+    targets = [s for s in g._order() if s != p.seat]
+    g._emit("effect", "SPECIAL.S6", p.seat, {"card": "S6", "targets": targets})
 
 
 def cards_to_collect(g: Game, p: PlayerState) -> bool:
@@ -119,7 +121,7 @@ def play_thief(g: Game, p: PlayerState) -> None:  # SPECIAL.S8
 
 def on_auctioneer(g: Game, target: int, seat: int) -> None:
     g.players[target].banned_next = True
-    g._emit("effect", "SPECIAL.S1", seat, {"card": "S1", "target": target})
+    g._emit("effect", "SPECIAL.S1", seat, {"card": "S1", "target": target, "month": g.month + 1})
 
 
 def on_educator(g: Game, chosen: tuple[str, ...], seat: int) -> None:
@@ -150,20 +152,26 @@ def collector_options(g: Game) -> tuple[tuple[str, ...], ...]:
 def on_collector(g: Game, chosen: tuple[str, ...], seat: int) -> None:
     p = g.players[seat]
     taken: list[str] = []
+    face_up: list[str] = []
+    decks: list[str] = []
     for item in chosen:
         what, deck = parse_option(item)
         if what == "deck":
             card = g.discovery_decks[str(deck)].pop()
             p.hand.append(card)
-            g._emit("drew", "SPECIAL.S7", seat, {"card": card}, private=(seat,))
+            # the card itself only in the owner's event; the deck is public (its back)
+            g._emit("drew", "SPECIAL.S7", seat, {"card": card, "deck": str(deck)}, private=(seat,))
             taken.append(item)
+            decks.append(str(deck))
         else:
+            face_up.append(item)
             g.score_market[g.score_market.index(item)] = None
             g.thief_marks.pop(item, None)
             p.hand.append(item)
             taken.append(item)
     effects.refill(g.score_market, g.score_deck)
-    g._emit("effect", "SPECIAL.S7", seat, {"card": "S7", "taken": taken, "market": list(g.score_market)})
+    g._emit("effect", "SPECIAL.S7", seat, {"card": "S7", "taken": taken, "face_up": face_up,
+                                           "decks": decks, "market": list(g.score_market)})
 
 
 def on_thief(g: Game, card: str, seat: int) -> None:

@@ -32,7 +32,7 @@ def settle(g: Game, seat: int) -> None:
     if E.idle_bonus(held, p.actions):
         effects.receive(g, p, IDLE_BONUS, "P4.4", "at most one action and no concert")
     if held and "P1" in p.permanent:
-        effects.receive(g, p, GUARNERI_BONUS, "SPECIAL.P1", "Guarneri violin")
+        effects.receive(g, p, GUARNERI_BONUS, "SPECIAL.P1", "Guarneri violin", card="P1")
     pay_venue(g, p, held)
     # P5.3: salaries (SPECIAL.S5 first exempts up to 3)
     if p.advisor and len(p.orchestras) > 3:
@@ -61,7 +61,11 @@ def pay_venue(g: Game, p: PlayerState, held: bool) -> None:
         venue, held_concert=held, rules=g.rules, chapel_free=g.chapel_free == p.seat, tour_guide=p.tour_guide
     )
     if cost.free:  # P3.HALL.1, SPECIAL.S3
-        g._emit("venue_free", cost.rule, p.seat, {"area": venue})
+        data: dict = {"area": venue}
+        if cost.rule == "SPECIAL.S3":  # what the Tour guide saved
+            waived = E.venue_cost(venue, held_concert=held, rules=g.rules)
+            data.update(card="S3", money=waived.money, fame=waived.fame)
+        g._emit("venue_free", cost.rule, p.seat, data)
         return
     rule, money, fame_cost = cost.rule, cost.money, cost.fame
     if fame_cost:
@@ -87,7 +91,7 @@ def salary(g: Game, p: PlayerState, orch: str) -> int:
 def on_advisor(g: Game, exempt: tuple[str, ...], seat: int) -> None:
     p = g.players[seat]
     if exempt:
-        g._emit("exempt", "SPECIAL.S5", seat, {"orchestras": list(exempt)})
+        g._emit("exempt", "SPECIAL.S5", seat, {"card": "S5", "orchestras": list(exempt)})
     due = [o for o in p.orchestras if o not in exempt]
     total = sum(salary(g, p, o) for o in due)
     if total <= p.money:
@@ -151,13 +155,14 @@ def fame_cards(g: Game, seat: int) -> None:
     if p.concert is None:
         return
     if "P2" in p.permanent:  # P5.5
-        effects.change_fame(g, p, E.STRADIVARI_FAME, "SPECIAL.P2", "Stradivari cello")
+        effects.change_fame(g, p, E.STRADIVARI_FAME, "SPECIAL.P2", "Stradivari cello", card="P2")
     if "P7" in p.permanent:
         kind = TOURS if p.venue in TOURS else HALLS
         alone = all(s == seat for a, s in g.venues.items() if a in kind)
         if alone:
             effects.change_fame(
-                g, p, E.JOURNALIST_FAME, "SPECIAL.P7", "Journalist: alone in a hall/on a tour"
+                g, p, E.JOURNALIST_FAME, "SPECIAL.P7", "Journalist: alone in a hall/on a tour",
+                card="P7",
             )
 
 
@@ -172,7 +177,7 @@ def rumours(g: Game) -> None:
 def ask_rumour(g: Game, seat: int, owner: int) -> None:
     p = g.players[seat]
     if not p.orchestras:
-        g._emit("rumour_void", "SPECIAL.S6", seat, {"owner": owner})
+        g._emit("rumour_void", "SPECIAL.S6", seat, {"card": "S6", "owner": owner})
         return
     g._ask(
         Decision(seat, Kind.RUMOUR_MARKER, "SPECIAL.S6", options=tuple(p.orchestras), info={"owner": owner}),
@@ -183,4 +188,5 @@ def ask_rumour(g: Game, seat: int, owner: int) -> None:
 
 
 def on_rumour(g: Game, orch: str, seat: int, owner: int) -> None:
-    effects.add_marker(g, g.players[seat], orch, "SPECIAL.S6", f"rumour from seat {owner}")
+    effects.add_marker(g, g.players[seat], orch, "SPECIAL.S6", f"rumour from seat {owner}",
+                       {"card": "S6", "owner": owner})

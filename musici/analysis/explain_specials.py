@@ -1,0 +1,107 @@
+"""Explanations of what a special card did, and of the other corner under best-of-card.
+
+Pure functions returning ``(text, rule id)`` pairs, for ``musici.analysis.explain`` to
+wrap as its lines: :func:`explain_special` for the events where a special card acts
+(SPECIAL.P1–P7, S1–S8), :func:`other_corner` for a concert judged under
+RULING-STYLE=best-of-card (the two corners are compared after the media, RATE.MEDIA).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from musici import rating as R
+from musici.cards import CardSet
+from musici.describe import card_name, special_effect
+from musici.events import Event
+from musici.rules import RuleSet
+
+# Why each single-use card could do what it did: the part of its rule that the log line
+# does not say.
+_WHY: dict[str, str] = {
+    "S1": "the named player counts as having passed in that auction (P1.7)",
+    "S2": "the owner pays only the real bid (P2.5)",
+    "S3": "the tour's cost is ignored in P5; the income or fame it gives up stays given up",
+    "S4": "free, and not a hire action: the slots are refilled to 4",
+    "S5": "the orchestras exempted are chosen in P5.3 and get no marker",
+    "S6": "each other player puts the marker on an orchestra of their choice at the very "
+          "end of P5 (P5.6); a third marker sends the orchestra away (P5.7)",
+    "S7": "free, and not a buy action; a discovery card drawn stays secret, only its deck "
+          "(the back) is public",
+    "S8": "until the end of the game only this player may buy the marked card (P4.BUY.5)",
+}
+
+
+def special_of(event: Event) -> str | None:
+    """The special card an event shows acting, or ``None``."""
+    card = event.data.get("card")
+    if event.kind == "effect" or event.rule.startswith("SPECIAL."):
+        return card if isinstance(card, str) else event.rule.removeprefix("SPECIAL.")
+    if event.kind == "critic":
+        return "S2"
+    if event.kind == "auction_banned":
+        return "S1"
+    if event.kind == "concert" and event.data.get("virtuosos"):
+        return str(event.data["virtuosos"][0])
+    return None
+
+
+def explain_special(event: Event, cards: CardSet) -> list[tuple[str, str]]:
+    """What the special card of ``event`` did, and why it could (empty for other events)."""
+    card = special_of(event)
+    if card is None or card not in cards.specials:
+        return []
+    d = event.data
+    name = card_name(cards, card)
+    rule = f"SPECIAL.{card}"
+    lines: list[tuple[str, str]] = []
+    if event.kind == "effect":
+        lines.append((special_effect(d, cards), rule))
+        if card in _WHY:
+            lines.append((_WHY[card], rule))
+    elif event.kind == "venue_free":
+        saved = f"{d['money']} G" if d.get("money") else f"{d.get('fame', 0)} fame"
+        lines.append((f"{name}: the {d['area']} costs nothing (saves {saved})", rule))
+    elif event.kind == "exempt":
+        orchs = ", ".join(card_name(cards, o) for o in d["orchestras"])
+        lines.append((f"{name}: no salary and no marker for {orchs}", rule))
+    elif event.kind in ("marker", "orchestra_leaves", "rumour_void"):
+        lines.append((f"{name} played by seat {d['owner']}: " + (
+            "no orchestra to take the marker" if event.kind == "rumour_void"
+            else f"marker on {card_name(cards, d['orchestra'])}"), rule))
+    elif event.kind == "critic":
+        lines.append((f"{name}: the bid of {d['bid']} G counts as {d['counts']} G", "P2.5"))
+    elif event.kind == "auction_banned":
+        lines.append((f"{name}: this player was named last month and sits out", "P1.7"))
+    elif event.kind == "drew":
+        lines.append((f"{name}: drew {card_name(cards, d['card'])} from the {d['deck']} "
+                      "discovery deck (only you see which card)", rule))
+    elif event.kind == "concert":
+        for v in d["virtuosos"]:
+            lines.append((f"{card_name(cards, v)} plays as one instrumental orchestra "
+                          "(10 musicians, no salary, counts against the hall)", f"SPECIAL.{v}"))
+    elif event.kind in ("income", "fame"):
+        amount = f"{d['amount']} G" if event.kind == "income" else f"{d['delta']:+d} fame"
+        lines.append((f"{name}: {amount} ({d['reason']})", rule))
+    return lines
+
+
+def other_corner(data: dict[str, Any], cards: CardSet, rules: RuleSet) -> tuple[str, str] | None:
+    """Under RULING-STYLE=best-of-card, the rating the card's *other* corner would have given
+    this concert, compared like the engine after the media upgrade (``None`` when the
+    ruling is off or the card has one corner)."""
+    card = cards.music[data["card"]]
+    if rules.options["RULING-STYLE"] != "best-of-card" or not (
+            card.has_style("authentic") and card.has_style("modern")):
+        return None
+    judged = data["style"]
+    other = "modern" if judged == "authentic" else "authentic"
+    restored = data["restoration"] is None or bool(data["restoration"]["found"])
+    rated = R.rate_concert(card, other, tuple(data["brought"]), data["markers"],
+                           restored=restored, media=data["media"],
+                           literal_missing_type=rules.options["RULING-MISSING-TYPE"] == "literal")
+    after = " after the media upgrade" if data["media"] else ""
+    verdict = ("so the better corner was taken" if R.LEVELS.index(rated.level)
+               < R.LEVELS.index(data["rating"]) else "equal, so the orchestras' own style")
+    return (f"The card's other corner ({other}) would have rated {rated.level}{after}, "
+            f"against {data['rating']} in the {judged} corner: {verdict}", "RULING-STYLE")
