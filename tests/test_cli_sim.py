@@ -39,7 +39,7 @@ def test_compare_prints_paired_effects(capsys: pytest.CaptureFixture) -> None:
     (["simulate", "--rule", "RULING-NOPE=1"], "RULING-NOPE"),
     (["simulate", "--games", "0"], "games must be a positive integer"),
     (["simulate", "--cards", "/no/such/cards.json"], "cannot read card set file"),
-    (["balance", "--from", "/no/such/dir"], "config.json is missing"),
+    (["balance", "--from", "/no/such/dir"], "no such result directory"),
 ])
 def test_bad_batch_arguments_give_one_line_errors(args: list[str], message: str,
                                                   capsys: pytest.CaptureFixture) -> None:

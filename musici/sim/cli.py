@@ -40,7 +40,10 @@ def add_commands(sub: Any) -> None:
     sim = sub.add_parser("simulate", help="play many games and print win rates with 95% intervals")
     _batch_options(sim)
     sim.add_argument("--events", action="store_true", help="also keep every event (large)")
-    sim.add_argument("--out", default=None, help="write the frames as parquet into this directory")
+    sim.add_argument("--out", default=None, help="write the frames as parquet into this directory "
+                                                 "(a new or empty one, unless --overwrite)")
+    sim.add_argument("--overwrite", action="store_true",
+                     help="replace a non-empty --out directory (once the new result is complete)")
     sim.set_defaults(run=_simulate)
 
     cmp = sub.add_parser("compare", help="a what-if: two setups on the same seeds, paired effects")
@@ -78,14 +81,20 @@ def _check_backend(args: argparse.Namespace) -> None:
                          "cluster decides, so give one or the other")
 
 
-def _check_out(out: str | None) -> None:
+def _check_out(out: str | None, overwrite: bool) -> None:
     """Fail before the games, not after, when the output directory cannot be written."""
     if out is None:
+        if overwrite:
+            raise ValueError("--overwrite needs --out DIR")
         return
+    if out == "":
+        raise ValueError("--out is an empty string; name a directory")
     path = Path(out)
     if path.exists() and not path.is_dir():
         raise ValueError(f"--out {out}: exists and is not a directory")
-    path.mkdir(parents=True, exist_ok=True)
+    if path.is_dir() and any(path.iterdir()) and not overwrite:
+        raise ValueError(f"--out {out} is not empty; give --overwrite to replace it")
+    path.parent.mkdir(parents=True, exist_ok=True)
 
 
 def _lineup(text: str) -> list[str]:
@@ -120,7 +129,7 @@ def _summary_text(result: SimulationResult) -> str:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    _check_out(args.out)
+    _check_out(args.out, args.overwrite)
     result = _run(args)
     cfg = result.config
     print(f"{len(result.games)} games of {', '.join(cfg['players'])}; seed {cfg['seed']}; "
@@ -132,7 +141,7 @@ def _simulate(args: argparse.Namespace) -> int:
         for line in result.errors.error.head(10):
             print(f"  {line}", file=sys.stderr)
     if args.out:
-        print(f"frames written to {result.to_parquet(args.out)}")
+        print(f"frames written to {result.to_parquet(args.out, overwrite=args.overwrite)}")
     return 1 if result.games.empty else 0
 
 

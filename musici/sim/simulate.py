@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import pickle
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -15,10 +14,11 @@ import pandas as pd
 from musici.cards import CardSet, load_cardset, standard_cardset
 from musici.rules import RuleSet
 from musici.sim.backends import default_jobs, run_dask, run_processes, run_serial
-from musici.sim.frames import FRAME_NAMES, build_frames
+from musici.sim.frames import COLUMNS, FRAME_NAMES, build_frames
 from musici.sim.records import GameRecord, GameTask
 from musici.sim.seeds import game_seed
 from musici.sim.stats import mean_interval, wilson_interval
+from musici.sim.store import ResultWriter, read_frame, read_manifest, verify_parts, write_part
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
 
 
@@ -159,38 +159,69 @@ class SimulationResult:
     errors: pd.DataFrame
     config: dict[str, Any]
     events: pd.DataFrame | None = None
+    complete: bool = True  # False: a run stopped early (see ``musici simulate --resume``)
     frames: ClassVar[tuple[str, ...]] = FRAME_NAMES  # the names of the frame attributes
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
         """Win rate (Wilson interval) and mean fame (normal interval) per strategy."""
         return strategy_summary(self.players, level=level)
 
-    def to_parquet(self, directory: str | Path) -> Path:
-        """Write every frame as ``<name>.parquet`` and the inputs as ``config.json``."""
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        for name in self.frames:
-            frame = getattr(self, name)
-            if frame is not None:
-                frame.to_parquet(out / f"{name}.parquet", index=False)
-        (out / "config.json").write_text(json.dumps(self.config, indent=2, default=str))
-        return out
+    def to_parquet(self, directory: str | Path, *, overwrite: bool = False) -> Path:
+        """Write the frames and config as a checked result directory (:mod:`musici.sim.store`).
+
+        The directory appears complete or not at all; a non-empty one is replaced only with
+        ``overwrite=True`` (in one rename, after the new result is on disk).
+        """
+        config = {**self.config}
+        writer = ResultWriter(directory, config, overwrite=overwrite)
+        try:
+            for name in self.frames:
+                frame = getattr(self, name)
+                if frame is not None:
+                    part = write_part(writer.temp, name, 0, frame)
+                    if part is not None:
+                        writer.parts.append(part)
+            games = int(config.get("games", len(self.games) + len(self.errors)))
+            writer.chunks.append([0, games])
+            return writer.finish(complete=self.complete)
+        except BaseException:
+            writer.abort()
+            raise
 
     @classmethod
-    def read_parquet(cls, directory: str | Path) -> SimulationResult:
+    def read_parquet(cls, directory: str | Path, *, frames: Sequence[str] | None = None,
+                     columns: Mapping[str, Sequence[str]] | None = None,
+                     verify: bool = True) -> SimulationResult:
+        """Read a result directory, checking its manifest, checksums and row counts.
+
+        ``frames`` limits which frames are loaded (the others are left empty) and
+        ``columns`` which columns of a frame, e.g. ``{"players": ["strategy", "win"]}``.
+        A partial result (a run stopped early) loads with ``complete`` False.
+        """
         src = Path(directory)
-        if not (src / "config.json").is_file():
-            raise SimulationError(f"{src} holds no saved simulation (config.json is missing)")
-        frames = {name: pd.read_parquet(src / f"{name}.parquet")
-                  for name in FRAME_NAMES if (src / f"{name}.parquet").is_file()}
-        missing = [n for n in FRAME_NAMES if n != "events" and n not in frames]
-        if missing:
-            raise SimulationError(f"{src} is missing frames: {', '.join(missing)}")
-        config = json.loads((src / "config.json").read_text())
-        return cls(config=config, **frames)
+        manifest = read_manifest(src)
+        wanted = list(FRAME_NAMES if frames is None else frames)
+        unknown = [f for f in wanted if f not in FRAME_NAMES]
+        if unknown:
+            raise SimulationError(f"unknown frame(s) {', '.join(unknown)}; "
+                                  f"expected some of {', '.join(FRAME_NAMES)}")
+        if verify:
+            verify_parts(src, manifest, wanted)
+        cols = columns or {}
+        loaded: dict[str, Any] = {}
+        for name in FRAME_NAMES:
+            if name == "events" and not manifest["config"].get("events", False) and not any(
+                    p["frame"] == "events" for p in manifest["parts"]):
+                continue
+            if name in wanted:
+                loaded[name] = read_frame(src, manifest, name, cols.get(name))
+            elif name != "events":
+                loaded[name] = pd.DataFrame(columns=COLUMNS[name])
+        return cls(config=manifest["config"], complete=bool(manifest["complete"]), **loaded)
 
     def __repr__(self) -> str:
-        return (f"<SimulationResult {len(self.games)} games, {self.config.get('players')}, "
+        partial = "" if self.complete else f" (partial: of {self.config.get('games')})"
+        return (f"<SimulationResult {len(self.games)} games{partial}, {self.config.get('players')}, "
                 f"{len(self.errors)} failed>")
 
     def _repr_html_(self) -> str:
@@ -253,7 +284,7 @@ def simulate(
     config = {
         "players": list(lineup_labels(lineup)), "games": games, "seed": seed,
         "rules": rule_set.non_default(), "cards": card_set.name,
-        "cards_fingerprint": card_set.fingerprint, "rotate": rotate,
+        "cards_fingerprint": card_set.fingerprint, "rotate": rotate, "events": events,
     }
     return SimulationResult(config=config, **frames)
 
