@@ -65,6 +65,8 @@ class Limits:
 
 
 NO_LIMITS = Limits()
+GRACE = 3.0  # seconds a stopped bot has to let go before its worker process is killed
+HARD_EXIT_CODES: dict[int, type[LimitExceeded]] = {71: DecisionTimeLimit, 72: GameTimeLimit}
 
 
 class _Watchdog:
@@ -75,6 +77,8 @@ class _Watchdog:
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
         self.pending: type[LimitExceeded] | None = None  # for the main thread's signal handler
+        self.stopped: dict[int, tuple[float, type[LimitExceeded]]] = {}  # stopped, not yet out
+        self.hard_exit = False  # in a worker process: exit when a bot ignores the stop
 
     def arm(self, deadline: float, kind: type[LimitExceeded]) -> None:
         with self.lock:
@@ -86,8 +90,16 @@ class _Watchdog:
                 self.thread.start()
 
     def disarm(self) -> None:
+        ident = threading.get_ident()
         with self.lock:
-            self.deadlines.pop(threading.get_ident(), None)
+            self.deadlines.pop(ident, None)
+            if self.stopped.pop(ident, None) is not None:
+                # The bot answered just as time ran out: drop a stop not yet delivered, so it
+                # cannot go off later outside the game.
+                if ident == threading.main_thread().ident:
+                    self.pending = None
+                else:
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
 
     def _raise_pending(self, signum: int, frame: object) -> None:
         kind, self.pending = self.pending, None
@@ -101,8 +113,13 @@ class _Watchdog:
             now = time.monotonic()
             with self.lock:
                 due = [(t, k) for t, (d, k) in self.deadlines.items() if d <= now]
-                for t, _ in due:
+                for t, k in due:
                     del self.deadlines[t]
+                    self.stopped[t] = (now + GRACE, k)
+                ignored = [k for d, k in self.stopped.values() if d <= now]
+            if ignored and self.hard_exit:
+                code = {v: c for c, v in HARD_EXIT_CODES.items()}[ignored[0]]
+                os._exit(code)
             for ident, kind in due:
                 if ident == main:
                     self.pending = kind
@@ -175,9 +192,10 @@ def worker_setup(limits: Limits) -> None:
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver stops the workers itself
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    WATCHDOG.hard_exit = True
     if limits.memory_mb is not None:
         set_memory_limit(limits.memory_mb)
 
 
-__all__ = ["NO_LIMITS", "DecisionTimeLimit", "GameTimeLimit", "LimitExceeded", "Limits",
+__all__ = ["HARD_EXIT_CODES", "NO_LIMITS", "DecisionTimeLimit", "GameTimeLimit", "LimitExceeded", "Limits",
            "TimedStrategy", "die_with_parent", "set_memory_limit", "worker_setup"]

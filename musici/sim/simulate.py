@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pickle
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -13,8 +14,21 @@ import pandas as pd
 
 from musici.cards import CardSet, load_cardset, standard_cardset
 from musici.rules import RuleSet
-from musici.sim.backends import default_jobs, run_dask, run_processes, run_serial
+from musici.sim.backends import (
+    OnDied,
+    OnDone,
+    chunk_size,
+    default_jobs,
+    died_record,
+    iter_chunks,
+    play_records,
+    run_dask,
+    run_processes,
+    run_serial,
+)
 from musici.sim.frames import COLUMNS, FRAME_NAMES, build_frames
+from musici.sim.limits import NO_LIMITS, Limits
+from musici.sim.pool import Work
 from musici.sim.records import GameRecord, GameTask
 from musici.sim.seeds import game_seed
 from musici.sim.stats import mean_interval, wilson_interval
@@ -86,19 +100,25 @@ def seating(lineup: Sequence[StrategySpec], index: int, rotate: bool) -> tuple[i
     return tuple((seat - shift) % n for seat in range(n))
 
 
-def make_tasks(lineup: Sequence[StrategySpec], games: int, seed: int, *, rotate: bool,
-               rules: RuleSet, cards: CardSet, events: bool, arm: str = ""
-               ) -> tuple[list[GameTask], list[tuple[int, ...]]]:
-    tasks, entries = [], []
+def iter_tasks(lineup: Sequence[StrategySpec], games: int, seed: int, *, rotate: bool,
+               rules: RuleSet, cards: CardSet, events: bool, arm: str = "",
+               indices: Iterable[int] | None = None) -> Iterator[GameTask]:
+    """The batch's games one at a time (generated lazily: a million tasks are never held)."""
     # None means the bundled set: workers then load it themselves instead of unpickling it.
     card_arg = None if cards is standard_cardset() else cards
     labels = lineup_labels(lineup)
-    for i in range(games):
+    for i in range(games) if indices is None else indices:
         entry = seating(lineup, i, rotate)
-        entries.append(entry)
-        tasks.append(GameTask(i, game_seed(seed, i), tuple(lineup[e] for e in entry), arm,
-                              rules, card_arg, events, tuple(labels[e] for e in entry)))
-    return tasks, entries
+        yield GameTask(i, game_seed(seed, i), tuple(lineup[e] for e in entry), arm, rules,
+                       card_arg, events, tuple(labels[e] for e in entry), entry)
+
+
+def make_tasks(lineup: Sequence[StrategySpec], games: int, seed: int, *, rotate: bool,
+               rules: RuleSet, cards: CardSet, events: bool, arm: str = ""
+               ) -> tuple[list[GameTask], list[tuple[int, ...]]]:
+    tasks = list(iter_tasks(lineup, games, seed, rotate=rotate, rules=rules, cards=cards,
+                            events=events, arm=arm))
+    return tasks, [t.entry for t in tasks]
 
 
 class _Bar:
@@ -122,25 +142,77 @@ class _Bar:
             self.bar.close()
 
 
-def run_tasks(tasks: Sequence[GameTask], *, jobs: int | None, scheduler: Any,
-              progress: bool | None, label: str = "musici") -> list[GameRecord]:
-    """Play ``tasks`` on the chosen back end; records come back in task order."""
+def check_jobs(jobs: int | None, scheduler: Any) -> int | None:
+    """The number of local workers to use; more than the cores is capped, with a warning."""
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise SimulationError(f"jobs must be a positive integer or None (all cores), got {jobs!r}")
+    if scheduler is not None:
+        return jobs
+    cores = default_jobs()
+    if jobs is not None and jobs > cores:
+        warnings.warn(f"jobs={jobs} is more than the {cores} cores available; using {cores} "
+                      f"(games are CPU-bound: more workers only add memory)", stacklevel=3)
+        return cores
+    return jobs
+
+
+def dispatch(chunks: Iterable[list[GameTask]], work: Work, *, n_games: int, jobs: int | None,
+             scheduler: Any, limits: Limits, lineups: Sequence[Sequence[StrategySpec]],
+             on_done: OnDone, on_died: OnDied) -> None:
+    """Run ``chunks`` on the chosen back end; limits always need worker processes."""
+    if scheduler is not None:
+        run_dask(chunks, scheduler, work, limits, on_done, on_died)
+        return
+    workers = default_jobs() if jobs is None else jobs
+    workers = min(workers, max(1, n_games // 4))  # tiny batches: no pool start-up
+    if workers == 1 and not limits.any:
+        run_serial(chunks, work, limits, on_done)
+        return
+    for lineup in lineups:
+        check_picklable(lineup)
+    run_processes(chunks, work, workers, limits, on_done, on_died)
+
+
+def as_limits(limits: Limits | Mapping[str, Any] | None) -> Limits:
+    if limits is None:
+        return NO_LIMITS
+    if isinstance(limits, Limits):
+        return limits
+    if isinstance(limits, Mapping):
+        unknown = set(limits) - {"decision_seconds", "game_seconds", "memory_mb"}
+        if unknown:
+            raise SimulationError(f"unknown limit(s) {sorted(unknown)}; expected "
+                                  f"decision_seconds, game_seconds, memory_mb")
+        try:
+            return Limits(**limits)
+        except ValueError as exc:
+            raise SimulationError(str(exc)) from None
+    raise SimulationError(f"limits must be a Limits or a mapping, got {limits!r}")
+
+
+def run_tasks(tasks: Sequence[GameTask], *, jobs: int | None, scheduler: Any,
+              progress: bool | None, label: str = "musici", limits: Limits = NO_LIMITS
+              ) -> list[GameRecord]:
+    """Play ``tasks`` on the chosen back end; records come back in task order."""
+    jobs = check_jobs(jobs, scheduler)
     bar = _Bar(len(tasks), progress, label)
-    try:
-        stream: Iterator[GameRecord]
-        if scheduler is not None:
-            stream = run_dask(tasks, scheduler, bar)
-        else:
-            workers = default_jobs() if jobs is None else jobs
-            workers = min(workers, max(1, len(tasks) // 4))  # tiny batches: no pool start-up
-            if workers > 1:
-                check_picklable(tasks[0].lineup)
-            stream = run_serial(tasks, bar) if workers == 1 else run_processes(tasks, workers, bar)
-        by_index = {}
-        for record in stream:
+    by_index: dict[tuple[str, int], GameRecord] = {}
+
+    def done(chunk: list[GameTask], records: list[GameRecord]) -> None:
+        for record in records:
             by_index[(record.arm, record.index)] = record
+        bar(len(chunk))
+
+    def died(task: GameTask, how: str) -> None:
+        by_index[(task.arm, task.index)] = died_record(task, how)
+        bar(1)
+
+    workers = max(1, default_jobs() if jobs is None else jobs)
+    size = chunk_size(len(tasks), workers) if scheduler is not None or workers > 1 else 8
+    lineups = list({id(t.lineup): t.lineup for t in tasks[:8]}.values())
+    try:
+        dispatch(iter_chunks(tasks, size), play_records, n_games=len(tasks), jobs=jobs,
+                 scheduler=scheduler, limits=limits, lineups=lineups, on_done=done, on_died=died)
     finally:
         bar.close()
     return [by_index[(t.arm, t.index)] for t in tasks]
@@ -257,6 +329,7 @@ def simulate(
     jobs: int | None = None,
     scheduler: Any = None,
     progress: bool | None = None,
+    limits: Limits | Mapping[str, Any] | None = None,
 ) -> SimulationResult:
     """Play ``games`` seeded games and return them as tidy frames.
 
@@ -266,6 +339,9 @@ def simulate(
     ``game_seed(seed, i)``, whatever the back end: ``jobs`` local processes (``None``: one
     per core) or a Dask cluster (``scheduler``: a ``distributed.Client`` or an address).
     A game that raises is listed in ``errors`` with its seed; the others are kept.
+    ``limits`` (a :class:`~musici.sim.limits.Limits` or a dict with ``decision_seconds``,
+    ``game_seconds``, ``memory_mb``) stops a game whose bot runs too long or takes too much
+    memory, and reports it in ``errors`` with the limit; limits run games in worker processes.
 
     >>> result = simulate(["greedy", "random", "random", "random"], games=8, jobs=1)
     >>> sorted(result.players.strategy.unique())
@@ -277,9 +353,11 @@ def simulate(
         raise SimulationError(f"seed must be a non-negative integer, got {seed!r}")
     lineup = check_lineup(players)
     rule_set, card_set = as_rules(rules), as_cards(cards)
+    limit_set = as_limits(limits)
     tasks, entries = make_tasks(lineup, games, seed, rotate=rotate, rules=rule_set,
                                 cards=card_set, events=events)
-    records = run_tasks(tasks, jobs=jobs, scheduler=scheduler, progress=progress)
+    records = run_tasks(tasks, jobs=jobs, scheduler=scheduler, progress=progress,
+                        limits=limit_set)
     frames = build_frames(records, entries, with_events=events)
     config = {
         "players": list(lineup_labels(lineup)), "games": games, "seed": seed,
