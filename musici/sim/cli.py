@@ -12,7 +12,11 @@ import pandas as pd
 from musici.rules import RuleSet
 from musici.sim.balance import balance_report
 from musici.sim.compare import Setup, compare
+from musici.sim.limits import Limits
 from musici.sim.simulate import SimulationResult, simulate
+from musici.sim.stream import BatchReport, Stopped, resume, simulate_to
+
+BALANCE_FRAMES = ("games", "players", "concerts", "venues", "specials")  # what the report reads
 
 
 def _batch_options(p: argparse.ArgumentParser, *, players: bool = True) -> None:
@@ -34,6 +38,12 @@ def _batch_options(p: argparse.ArgumentParser, *, players: bool = True) -> None:
     p.add_argument("--scheduler", default=None,
                    help="a Dask scheduler address (tcp://host:8786) instead of local processes")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--decision-time", type=float, default=None, metavar="SECONDS",
+                   help="stop a game whose bot takes longer than this for one decision")
+    p.add_argument("--game-time", type=float, default=None, metavar="SECONDS",
+                   help="stop a game that takes longer than this in all")
+    p.add_argument("--memory-mb", type=int, default=None, metavar="MB",
+                   help="memory a worker process may add while playing (a hog's game is stopped)")
 
 
 def add_commands(sub: Any) -> None:
@@ -44,6 +54,9 @@ def add_commands(sub: Any) -> None:
                                                  "(a new or empty one, unless --overwrite)")
     sim.add_argument("--overwrite", action="store_true",
                      help="replace a non-empty --out directory (once the new result is complete)")
+    sim.add_argument("--resume", default=None, metavar="DIR",
+                     help="finish the partial run in DIR (left by Ctrl-C or SIGTERM); the batch "
+                          "options are then taken from DIR")
     sim.set_defaults(run=_simulate)
 
     cmp = sub.add_parser("compare", help="a what-if: two setups on the same seeds, paired effects")
@@ -101,12 +114,17 @@ def _lineup(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
+def _limits(args: argparse.Namespace) -> Limits:
+    return Limits(args.decision_time, args.game_time, args.memory_mb)
+
+
 def _run(args: argparse.Namespace) -> SimulationResult:
     _check_backend(args)
     return simulate(_lineup(args.players), args.games, seed=args.seed,
                     rules=_rules(args.rule, args.months), cards=args.cards,
                     rotate=not args.no_rotate, events=getattr(args, "events", False),
-                    jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet)
+                    jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet,
+                    limits=_limits(args))
 
 
 def _table(frame: pd.DataFrame) -> str:
@@ -116,7 +134,10 @@ def _table(frame: pd.DataFrame) -> str:
 
 
 def _summary_text(result: SimulationResult) -> str:
-    s = result.summary()
+    return _summary_table(result.summary())
+
+
+def _summary_table(s: pd.DataFrame) -> str:
     shown = pd.DataFrame({
         "strategy": s.strategy, "seats": s.seats_played,
         "win rate": [f"{r:.1%} [{lo:.1%}, {hi:.1%}]" for r, lo, hi in
@@ -128,21 +149,70 @@ def _summary_text(result: SimulationResult) -> str:
     return _table(shown)
 
 
-def _simulate(args: argparse.Namespace) -> int:
-    _check_out(args.out, args.overwrite)
-    result = _run(args)
-    cfg = result.config
-    print(f"{len(result.games)} games of {', '.join(cfg['players'])}; seed {cfg['seed']}; "
-          f"card set {cfg['cards']!r}; rules {cfg['rules'] or 'as RULES.md'}")
-    print("win rate and mean fame with 95% intervals (shared wins count as fractions):")
-    print(_summary_text(result))
-    if not result.errors.empty:
-        print(f"\n{len(result.errors)} games failed and are left out:", file=sys.stderr)
-        for line in result.errors.error.head(10):
+def _print_errors(count: int, lines: list[str]) -> None:
+    if count:
+        print(f"\n{count} games failed and are left out:", file=sys.stderr)
+        for line in lines[:10]:
             print(f"  {line}", file=sys.stderr)
-    if args.out:
-        print(f"frames written to {result.to_parquet(args.out, overwrite=args.overwrite)}")
-    return 1 if result.games.empty else 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    if args.resume is not None:
+        return _resume(args)
+    _check_out(args.out, args.overwrite)
+    if args.out is None:
+        result = _run(args)
+        cfg = result.config
+        print(f"{len(result.games)} games of {', '.join(cfg['players'])}; seed {cfg['seed']}; "
+              f"card set {cfg['cards']!r}; rules {cfg['rules'] or 'as RULES.md'}")
+        print("win rate and mean fame with 95% intervals (shared wins count as fractions):")
+        print(_summary_text(result))
+        _print_errors(len(result.errors), result.errors.error.tolist())
+        return 1 if result.games.empty else 0
+    _check_backend(args)
+    try:
+        report = simulate_to(args.out, _lineup(args.players), args.games, seed=args.seed,
+                             rules=_rules(args.rule, args.months), cards=args.cards,
+                             rotate=not args.no_rotate, events=args.events, jobs=args.jobs,
+                             scheduler=args.scheduler, progress=not args.quiet,
+                             limits=_limits(args), overwrite=args.overwrite)
+    except Stopped as stop:
+        return _stopped(stop.report)
+    return _report(report)
+
+
+def _report(report: BatchReport) -> int:
+    cfg = report.config
+    print(f"{report.played} games of {', '.join(cfg['players'])}; seed {cfg['seed']}; "
+          f"card set {cfg['cards']!r}; rules {cfg['rules'] or 'as RULES.md'}")
+    if report.counts:
+        print("win rate and mean fame with 95% intervals (shared wins count as fractions):")
+        print(_summary_table(report.summary()))
+    _print_errors(report.failed, report.errors)
+    print(f"frames written to {report.directory}")
+    return 1 if report.played == 0 else 0
+
+
+def _stopped(report: BatchReport) -> int:
+    kept = report.played + report.failed
+    print(f"musici: stopped; {kept} of {report.games} games kept in {report.directory} as a "
+          f"partial result; finish it with: musici simulate --resume {report.directory}",
+          file=sys.stderr)
+    return 130
+
+
+def _resume(args: argparse.Namespace) -> int:
+    if args.resume == "":
+        raise ValueError("--resume is an empty string; name the directory of a partial run")
+    if args.out is not None or args.overwrite:
+        raise ValueError("--resume DIR finishes the run in DIR; give no --out or --overwrite")
+    _check_backend(args)
+    try:
+        report = resume(args.resume, jobs=args.jobs, scheduler=args.scheduler,
+                        progress=not args.quiet)
+    except Stopped as stop:
+        return _stopped(stop.report)
+    return _report(report)
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -154,7 +224,8 @@ def _compare(args: argparse.Namespace) -> int:
                     args.variant_cards or args.cards, "variant")
     _check_backend(args)
     result = compare(base, variant, args.games, seed=args.seed, rotate=not args.no_rotate,
-                     jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet)
+                     jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet,
+                     limits=_limits(args))
     print(f"{args.games} paired games (same seeds and seats), seed {args.seed}")
     for arm in (result.base, result.variant):
         c = arm.config
@@ -166,7 +237,14 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _balance(args: argparse.Namespace) -> int:
-    result = SimulationResult.read_parquet(args.source) if args.source else _run(args)
+    if args.source == "":
+        raise ValueError("--from is an empty string; name a directory written by "
+                         "`musici simulate --out DIR`")
+    result = (SimulationResult.read_parquet(args.source, frames=BALANCE_FRAMES)
+              if args.source is not None else _run(args))
+    if not result.complete:
+        print(f"note: {args.source} is a partial run ({len(result.games)} of "
+              f"{result.config.get('games')} games)", file=sys.stderr)
     print(balance_report(result).to_text())
     return 0
 

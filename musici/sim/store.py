@@ -54,6 +54,7 @@ class ChunkDone:
     start: int
     stop: int
     parts: list[Part] = field(default_factory=list)
+    ranges: list[list[int]] = field(default_factory=list)  # the game ranges it holds
     games: int = 0
     failed: int = 0
     # strategy -> [seats, wins, fame sum, fame sum of squares, money sum]
@@ -138,6 +139,8 @@ class ResultWriter:
             self.chunks: list[list[int]] = []
             self.parts: list[Part] = []
             self.done_before: list[list[int]] = []
+            self.extra: dict[str, Any] = {}  # more fields for the manifest (e.g. counters)
+            self.previous: dict[str, Any] = {}  # the manifest a resumed run started from
             for stale in parent.glob(f".{name}.tmp-*"):  # a writer killed before it finished
                 shutil.rmtree(stale, ignore_errors=True)
             busy = self.target.is_dir() and any(self.target.iterdir())
@@ -145,6 +148,9 @@ class ResultWriter:
                 raise ResultError(f"{self.target} is not empty; give --overwrite (overwrite=True) "
                                   f"to replace it, or --resume to finish a partial run there")
             self.temp = Path(tempfile.mkdtemp(prefix=f".{name}.tmp-", dir=parent))
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self.temp, 0o777 & ~umask)  # mkdtemp's 0700 is for secrets, not results
             if resume:
                 self._adopt()
         except BaseException:
@@ -165,12 +171,13 @@ class ResultWriter:
             except OSError:
                 shutil.copy2(self.target / part.file, dest)
             self.parts.append(part)
+        self.previous = manifest
         self.chunks = [list(c) for c in manifest["chunks"]]
         self.done_before = [list(c) for c in manifest["chunks"]]
 
     def add(self, done: ChunkDone) -> None:
         self.parts.extend(done.parts)
-        self.chunks.append([done.start, done.stop])
+        self.chunks.extend(done.ranges or [[done.start, done.stop]])
 
     def finish(self, *, complete: bool) -> Path:
         """Write the manifest and put the directory in place (replacing any old one)."""
@@ -182,6 +189,7 @@ class ResultWriter:
                 "config": self.config,
                 "frames": {},
                 "parts": [p.__dict__ for p in sorted(self.parts, key=lambda p: p.file)],
+                **self.extra,
             }
             from musici.sim.frames import COLUMNS
 
