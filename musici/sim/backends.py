@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import os
+import socket
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -68,6 +69,7 @@ def connect(scheduler: Any, timeout: float = CONNECT_TIMEOUT) -> tuple[Any, bool
     if not isinstance(scheduler, str) or not scheduler.strip():
         raise ValueError(f"scheduler must be a distributed.Client or an address like "
                          f"tcp://host:8786, got {scheduler!r}")
+    _probe(scheduler, timeout)
     box: dict[str, Any] = {}
 
     def attempt() -> None:
@@ -78,13 +80,30 @@ def connect(scheduler: Any, timeout: float = CONNECT_TIMEOUT) -> tuple[Any, bool
 
     thread = threading.Thread(target=attempt, name="musici-dask-connect", daemon=True)
     thread.start()
-    thread.join(timeout + 5)
+    thread.join(timeout + 1)
     if "client" in box:
         return box["client"], True
     why = box.get("error")
     detail = f"{type(why).__name__}: {' '.join(str(why).split())[:200]}" if why else "no answer"
     raise ValueError(f"cannot reach a Dask scheduler at {scheduler} within {timeout:g} s ({detail}); "
                      f"is `dask scheduler` running there, and is it the scheduler's port?")
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Fail at once on a refused or unresolvable tcp:// address (Dask would retry until timeout)."""
+    if not address.startswith("tcp://"):
+        return
+    host, _, port = address[len("tcp://"):].rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        raise ValueError(f"scheduler address {address}: expected tcp://host:port") from None
+    try:
+        socket.create_connection((host.strip("[]"), number), timeout=timeout).close()
+    except OSError as exc:
+        raise ValueError(f"cannot reach a Dask scheduler at {address}: "
+                         f"{exc.strerror or type(exc).__name__}; is `dask scheduler` running "
+                         f"there?") from None
 
 
 def run_dask(chunks: Iterable[list[GameTask]], scheduler: Any, work: Work, limits: Limits,
