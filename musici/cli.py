@@ -67,6 +67,10 @@ def _play(args: argparse.Namespace) -> int:
             raise ValueError("give the number of months once: --months or --rule RULING-MONTHS=N")
         rule_args.append(f"RULING-MONTHS={args.months}")
     rules = RuleSet.parse(rule_args)
+    if args.cards:
+        from musici.sim.simulate import check_cardset_size
+
+        check_cardset_size(args.cards)
     cards = load_cardset(args.cards) if args.cards else standard_cardset()
     if args.seat is not None and not 0 <= args.seat < len(strategies):
         raise ValueError(f"--seat {args.seat}: seats are numbered 0 to {len(strategies) - 1} "

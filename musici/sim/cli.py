@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -133,10 +134,6 @@ def _table(frame: pd.DataFrame) -> str:
         return frame.to_string(index=False)
 
 
-def _summary_text(result: SimulationResult) -> str:
-    return _summary_table(result.summary())
-
-
 def _summary_table(s: pd.DataFrame) -> str:
     shown = pd.DataFrame({
         "strategy": s.strategy, "seats": s.seats_played,
@@ -160,28 +157,31 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.resume is not None:
         return _resume(args)
     _check_out(args.out, args.overwrite)
-    if args.out is None:
-        result = _run(args)
-        cfg = result.config
-        print(f"{len(result.games)} games of {', '.join(cfg['players'])}; seed {cfg['seed']}; "
-              f"card set {cfg['cards']!r}; rules {cfg['rules'] or 'as RULES.md'}")
-        print("win rate and mean fame with 95% intervals (shared wins count as fractions):")
-        print(_summary_text(result))
-        _print_errors(len(result.errors), result.errors.error.tolist())
-        return 1 if result.games.empty else 0
     _check_backend(args)
+    if args.out is None:  # stream anyway, so memory stays flat; the frames are then dropped
+        with tempfile.TemporaryDirectory(prefix="musici-run-") as scratch:
+            try:
+                report = _stream(args, str(Path(scratch) / "run"))
+            except Stopped:
+                print("musici: stopped (no --out, so nothing was kept)", file=sys.stderr)
+                return 130
+            return _report(report, written=False)
     try:
-        report = simulate_to(args.out, _lineup(args.players), args.games, seed=args.seed,
-                             rules=_rules(args.rule, args.months), cards=args.cards,
-                             rotate=not args.no_rotate, events=args.events, jobs=args.jobs,
-                             scheduler=args.scheduler, progress=not args.quiet,
-                             limits=_limits(args), overwrite=args.overwrite)
+        report = _stream(args, args.out)
     except Stopped as stop:
         return _stopped(stop.report)
     return _report(report)
 
 
-def _report(report: BatchReport) -> int:
+def _stream(args: argparse.Namespace, out: str) -> BatchReport:
+    return simulate_to(out, _lineup(args.players), args.games, seed=args.seed,
+                       rules=_rules(args.rule, args.months), cards=args.cards,
+                       rotate=not args.no_rotate, events=args.events, jobs=args.jobs,
+                       scheduler=args.scheduler, progress=not args.quiet,
+                       limits=_limits(args), overwrite=args.overwrite)
+
+
+def _report(report: BatchReport, written: bool = True) -> int:
     cfg = report.config
     print(f"{report.played} games of {', '.join(cfg['players'])}; seed {cfg['seed']}; "
           f"card set {cfg['cards']!r}; rules {cfg['rules'] or 'as RULES.md'}")
@@ -189,7 +189,8 @@ def _report(report: BatchReport) -> int:
         print("win rate and mean fame with 95% intervals (shared wins count as fractions):")
         print(_summary_table(report.summary()))
     _print_errors(report.failed, report.errors)
-    print(f"frames written to {report.directory}")
+    if written:
+        print(f"frames written to {report.directory}")
     return 1 if report.played == 0 else 0
 
 
