@@ -80,8 +80,11 @@ def write_part(root: str | Path, frame_name: str, first: int, frame: Any) -> Par
     rel = f"{frame_name}/{first:012d}.parquet"
     path = Path(root) / rel
     path.parent.mkdir(exist_ok=True)
-    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), path)
-    fsync_file(path)
+    # A new file renamed into place: never rewrite in place a part a resumed run hard-linked.
+    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), temp)
+    fsync_file(temp)
+    os.replace(temp, path)
     return Part(frame_name, rel, len(frame), file_sha256(path))
 
 
@@ -139,6 +142,7 @@ class ResultWriter:
             self.chunks: list[list[int]] = []
             self.parts: list[Part] = []
             self.done_before: list[list[int]] = []
+            self.done: list[ChunkDone] = []  # chunks reported since the start or the resume
             self.extra: dict[str, Any] = {}  # more fields for the manifest (e.g. counters)
             self.previous: dict[str, Any] = {}  # the manifest a resumed run started from
             for stale in parent.glob(f".{name}.tmp-*"):  # a writer killed before it finished
@@ -154,6 +158,8 @@ class ResultWriter:
             if resume:
                 self._adopt()
         except BaseException:
+            if getattr(self, "temp", None) is not None:
+                shutil.rmtree(self.temp, ignore_errors=True)
             self._lock.release()
             raise
 
@@ -176,12 +182,19 @@ class ResultWriter:
         self.done_before = [list(c) for c in manifest["chunks"]]
 
     def add(self, done: ChunkDone) -> None:
-        self.parts.extend(done.parts)
-        self.chunks.extend(done.ranges or [[done.start, done.stop]])
+        # One append: a Ctrl-C landing here can never record parts without their games.
+        self.done.append(done)
+
+    def _collect(self) -> None:
+        for done in self.done:
+            self.parts.extend(done.parts)
+            self.chunks.extend(done.ranges or [[done.start, done.stop]])
+        self.done = []
 
     def finish(self, *, complete: bool) -> Path:
         """Write the manifest and put the directory in place (replacing any old one)."""
         try:
+            self._collect()
             chunks = sorted(self.chunks)
             manifest = {
                 "format": FORMAT, "version": VERSION, "complete": complete,
@@ -198,6 +211,8 @@ class ResultWriter:
                 manifest["frames"][name] = {"rows": rows, "columns": COLUMNS[name]}
             for sub in self.temp.iterdir():
                 if sub.is_dir():
+                    for stray in sub.glob("*.tmp"):  # a part whose worker was killed mid-write
+                        stray.unlink()
                     fsync_dir(sub)
             write_text(self.temp / MANIFEST, json.dumps(manifest, indent=1, default=str))
             fsync_dir(self.temp)
