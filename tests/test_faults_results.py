@@ -148,3 +148,59 @@ def test_kill_9_during_result_writing_leaves_old_or_new(tmp_path: Path) -> None:
         same(back, match[0])
     expected[0].to_parquet(out, overwrite=True)  # the next writer clears a killed one's temp dir
     assert sorted(p.name for p in tmp_path.iterdir()) == [".run.lock", "run"]
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 200 KB tmpfs (needs root and mount); skipped, saying why, where it cannot be mounted."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.strip() or done.returncode}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_full_disk_keeps_the_old_result_and_leaves_no_temp(small_disk: Path, other, jobs) -> None:
+    from musici.sim.stream import simulate_to
+
+    out = other.to_parquet(small_disk / "run")
+    with pytest.raises(OSError, match="No space left"):
+        simulate_to(out, ["random"] * 4, games=40, seed=1, events=True, jobs=jobs,
+                    overwrite=True, progress=False)
+    same(SimulationResult.read_parquet(out), other)
+    assert sorted(p.name for p in small_disk.iterdir()) == [".run.lock", "run"]
+
+
+HOLDER = textwrap.dedent("""
+    import sys, time
+    from musici.sim.store import ResultWriter
+    writer = ResultWriter(sys.argv[1], {"games": 0})
+    print("ready", flush=True)
+    time.sleep(600)
+""")
+
+
+def test_two_writer_processes_never_mix(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from musici.cli import main
+
+    out = tmp_path / "run"
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(out)], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        args = ["simulate", "--games", "3", "--jobs", "1", "--quiet", "--months", "2",
+                "--out", str(out), "--overwrite"]
+        assert main(args) == 2
+        assert "another musici run is writing there" in capsys.readouterr().err
+    finally:
+        holder.kill()
+        holder.wait()
+    assert main(args) == 0  # the lock died with its holder; its temp dir is cleared
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".run.lock", "run"]
+    assert len(SimulationResult.read_parquet(out).games) == 3

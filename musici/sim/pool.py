@@ -42,7 +42,9 @@ def _worker_main(conn: Connection, work: Work, limits: Limits) -> None:
         if chunk is None:
             os._exit(0)
         try:
-            result = ("ok", work(chunk, limits))
+            result: tuple[Any, ...] = ("ok", work(chunk, limits))
+        except OSError as exc:  # a full disk, say: the driver raises it as it is
+            result = ("oserror", exc.errno, exc.strerror, exc.filename)
         except BaseException as exc:  # a bug outside any one game: report it, do not hang
             result = ("fail", "".join(traceback.format_exception_only(type(exc), exc)).strip())
         conn.send(result)
@@ -108,6 +110,8 @@ def run_pool(chunks: Iterable[list[GameTask]], work: Work, jobs: int, limits: Li
                     continue
                 chunk, w.chunk = w.chunk, None
                 if result is not None:
+                    if result[0] == "oserror":
+                        raise OSError(*result[1:])
                     if result[0] == "fail":
                         raise WorkerFailed(f"a worker failed outside any game: {result[1]}")
                     on_done(chunk, result[1])
