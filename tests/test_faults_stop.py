@@ -126,13 +126,20 @@ def test_sigterm_and_a_double_ctrl_c_stop_cleanly(tmp_path: Path, signum) -> Non
 
 
 @pytest.mark.slow
-def test_sigkill_leaves_no_orphans_and_the_next_run_clears_its_temp(tmp_path: Path) -> None:
+def test_sigkill_leaves_no_orphans_and_resumes_from_the_checkpoint(tmp_path: Path) -> None:
     proc, workers, out = start_and_wait_for_parts(tmp_path)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".run.tmp-*/checkpoint.json")):
+        assert time.monotonic() < deadline, "no checkpoint within 60 s"
+        time.sleep(0.1)
     stop(proc, signal.SIGKILL)
     time.sleep(1.5)  # the workers' parent-death signal, or their one-second parent watch
     assert [w for w in workers if alive(w)] == []
     assert not out.exists()  # never a half result in place
-    done = subprocess.run([*CMD, "--out", str(out)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-m", "musici", "simulate", "--resume", str(out),
+                           "--quiet", "--jobs", "2"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert not list(tmp_path.glob(".run.tmp-*"))
-    same_frames(SimulationResult.read_parquet(out), reference())
+    final = SimulationResult.read_parquet(out)
+    assert final.complete
+    same_frames(final, reference())

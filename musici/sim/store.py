@@ -29,6 +29,7 @@ from typing import Any
 from musici.atomic import fsync_dir, fsync_file, write_text
 
 MANIFEST = "manifest.json"
+CHECKPOINT = "checkpoint.json"  # inside a writer's temp dir: what a SIGKILLed run had done
 FORMAT = "musici-result"
 VERSION = 1
 
@@ -127,8 +128,8 @@ class ResultWriter:
     rename); ``resume`` starts from the parts of the partial result already there.
     """
 
-    def __init__(self, directory: str | Path, config: dict[str, Any], *, overwrite: bool = False,
-                 resume: bool = False) -> None:
+    def __init__(self, directory: str | Path, config: dict[str, Any] | None, *,
+                 overwrite: bool = False, resume: bool = False) -> None:
         self.target = Path(os.path.abspath(directory))
         if str(directory) == "":
             raise ResultError("the output directory is an empty string; name a directory")
@@ -138,19 +139,25 @@ class ResultWriter:
         parent.mkdir(parents=True, exist_ok=True)
         self._lock = _Lock(parent / f".{name}.lock", self.target)
         try:
-            self.config = config
+            self.config: dict[str, Any] = config or {}  # resume: the run's own config
             self.chunks: list[list[int]] = []
             self.parts: list[Part] = []
             self.done_before: list[list[int]] = []
             self.done: list[ChunkDone] = []  # chunks reported since the start or the resume
             self.extra: dict[str, Any] = {}  # more fields for the manifest (e.g. counters)
             self.previous: dict[str, Any] = {}  # the manifest a resumed run started from
+            adopt = self._best_checkpoint(parent, name) if resume else None
             for stale in parent.glob(f".{name}.tmp-*"):  # a writer killed before it finished
-                shutil.rmtree(stale, ignore_errors=True)
+                if stale != adopt:
+                    shutil.rmtree(stale, ignore_errors=True)
             busy = self.target.is_dir() and any(self.target.iterdir())
             if busy and not (overwrite or resume):
                 raise ResultError(f"{self.target} is not empty; give --overwrite (overwrite=True) "
                                   f"to replace it, or --resume to finish a partial run there")
+            if adopt is not None:  # a run killed outright (SIGKILL): go on from its checkpoint
+                self.temp = adopt
+                self._adopt_checkpoint()
+                return
             self.temp = Path(tempfile.mkdtemp(prefix=f".{name}.tmp-", dir=parent))
             umask = os.umask(0)
             os.umask(umask)
@@ -162,6 +169,36 @@ class ResultWriter:
                 shutil.rmtree(self.temp, ignore_errors=True)
             self._lock.release()
             raise
+
+    def _best_checkpoint(self, parent: Path, name: str) -> Path | None:
+        """The killed writer's temp dir with the most games checkpointed, if more than DIR has."""
+        best, best_games = None, -1
+        if (self.target / MANIFEST).is_file():
+            best_games = int(read_manifest(self.target).get("games_done", 0))
+        for stale in parent.glob(f".{name}.tmp-*"):
+            try:
+                games = int(_load_manifest(stale / CHECKPOINT).get("games_done", 0))
+            except (ResultError, ValueError, TypeError):
+                continue
+            if games > best_games:
+                best, best_games = stale, games
+        return best
+
+    def _adopt_checkpoint(self) -> None:
+        manifest = _load_manifest(self.temp / CHECKPOINT)
+        verify_parts(self.temp, manifest)
+        self.parts = [Part(**entry) for entry in manifest["parts"]]
+        self._take(manifest)
+
+    def _take(self, manifest: dict[str, Any]) -> None:
+        self.previous = manifest
+        self.config = manifest["config"]
+        self.chunks = [list(c) for c in manifest["chunks"]]
+        self.done_before = [list(c) for c in manifest["chunks"]]
+
+    def checkpoint(self) -> None:
+        """Record the chunks done so far inside the temp dir, for ``resume`` after a SIGKILL."""
+        write_text(self.temp / CHECKPOINT, json.dumps(self._manifest(False), default=str))
 
     def _adopt(self) -> None:
         manifest = read_manifest(self.target)
@@ -177,42 +214,40 @@ class ResultWriter:
             except OSError:
                 shutil.copy2(self.target / part.file, dest)
             self.parts.append(part)
-        self.previous = manifest
-        self.chunks = [list(c) for c in manifest["chunks"]]
-        self.done_before = [list(c) for c in manifest["chunks"]]
+        self._take(manifest)
 
     def add(self, done: ChunkDone) -> None:
         # One append: a Ctrl-C landing here can never record parts without their games.
         self.done.append(done)
 
-    def _collect(self) -> None:
-        for done in self.done:
-            self.parts.extend(done.parts)
-            self.chunks.extend(done.ranges or [[done.start, done.stop]])
-        self.done = []
+    def _manifest(self, complete: bool) -> dict[str, Any]:
+        from musici.sim.frames import COLUMNS
+
+        done = list(self.done)
+        parts = self.parts + [p for d in done for p in d.parts]
+        chunks = sorted(self.chunks + [r for d in done for r in (d.ranges or [[d.start, d.stop]])])
+        return {
+            "format": FORMAT, "version": VERSION, "complete": complete,
+            "games_done": sum(b - a for a, b in chunks), "chunks": chunks,
+            "config": self.config,
+            "frames": {name: {"rows": sum(p.rows for p in parts if p.frame == name),
+                              "columns": COLUMNS[name]} for name in COLUMNS},
+            "parts": [p.__dict__ for p in sorted(parts, key=lambda p: p.file)],
+            **self.extra,
+        }
 
     def finish(self, *, complete: bool) -> Path:
         """Write the manifest and put the directory in place (replacing any old one)."""
         try:
-            self._collect()
-            chunks = sorted(self.chunks)
-            manifest = {
-                "format": FORMAT, "version": VERSION, "complete": complete,
-                "games_done": sum(b - a for a, b in chunks), "chunks": chunks,
-                "config": self.config,
-                "frames": {},
-                "parts": [p.__dict__ for p in sorted(self.parts, key=lambda p: p.file)],
-                **self.extra,
-            }
-            from musici.sim.frames import COLUMNS
-
-            for name in COLUMNS:
-                rows = sum(p.rows for p in self.parts if p.frame == name)
-                manifest["frames"][name] = {"rows": rows, "columns": COLUMNS[name]}
+            manifest = self._manifest(complete)
+            listed = {p["file"] for p in manifest["parts"]}
+            with contextlib.suppress(FileNotFoundError):
+                (self.temp / CHECKPOINT).unlink()
             for sub in self.temp.iterdir():
                 if sub.is_dir():
-                    for stray in sub.glob("*.tmp"):  # a part whose worker was killed mid-write
-                        stray.unlink()
+                    for path in sub.iterdir():  # parts of chunks never reported (killed mid-way)
+                        if f"{sub.name}/{path.name}" not in listed:
+                            path.unlink()
                     fsync_dir(sub)
             write_text(self.temp / MANIFEST, json.dumps(manifest, indent=1, default=str))
             fsync_dir(self.temp)
@@ -254,6 +289,12 @@ def read_manifest(directory: str | Path) -> dict[str, Any]:
             raise ResultError(f"{src} has no {MANIFEST}: written by an older musici (or its "
                               f"writing was interrupted); run the batch again")
         raise ResultError(f"{src} holds no saved simulation ({MANIFEST} is missing)")
+    return _load_manifest(path)
+
+
+def _load_manifest(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        raise ResultError(f"{path} is missing")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:

@@ -14,6 +14,7 @@ import math
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,10 +41,11 @@ from musici.sim.simulate import (
     lineup_labels,
 )
 from musici.sim.stats import wilson_interval
-from musici.sim.store import ChunkDone, ResultWriter, read_manifest, write_part
+from musici.sim.store import ChunkDone, ResultWriter, write_part
 from musici.strategies.registry import StrategySpec
 
 STREAM_CHUNK = 256  # games per part at most: fewer files, and a Ctrl-C loses little
+CHECKPOINT_SECONDS = 5.0  # how often a run notes its progress for a resume after SIGKILL
 
 
 def _ranges(indices: Iterable[int]) -> list[list[int]]:
@@ -179,21 +181,26 @@ def simulate_to(
 
 def resume(directory: str | Path, *, jobs: int | None = None, scheduler: Any = None,
            progress: bool | None = None) -> BatchReport:
-    """Finish a partial result left by a stopped :func:`simulate_to` (same final frames)."""
-    manifest = read_manifest(directory)
-    config = manifest["config"]
-    if manifest["complete"]:
-        raise SimulationError(f"{directory} holds a complete run; nothing to resume")
-    cards: Any = config.get("cards_path")
-    card_set = as_cards(cards)
-    if card_set.fingerprint != config["cards_fingerprint"]:
-        raise SimulationError(f"the card set {cards} changed since the run started "
-                              f"(fingerprint differs); cannot resume with other cards")
-    lineup = check_lineup(config["players"])
-    writer = ResultWriter(directory, config, resume=True)
-    return _run(writer, lineup, as_rules(config["rules"]), card_set,
-                as_limits({k: v for k, v in config.get("limits", {}).items() if v is not None}),
-                config, jobs=jobs, scheduler=scheduler, progress=progress)
+    """Finish a partial result left by a stopped :func:`simulate_to` (same final frames).
+
+    Also after the driver was killed outright (SIGKILL, power cut): the run then goes on from
+    the last checkpoint its temporary directory holds (written every few seconds).
+    """
+    writer = ResultWriter(directory, None, resume=True)
+    try:
+        config = writer.config
+        cards: Any = config.get("cards_path")
+        card_set = as_cards(cards)
+        if card_set.fingerprint != config["cards_fingerprint"]:
+            raise SimulationError(f"the card set {cards} changed since the run started "
+                                  f"(fingerprint differs); cannot resume with other cards")
+        lineup = check_lineup(config["players"])
+        limits = as_limits({k: v for k, v in config.get("limits", {}).items() if v is not None})
+    except BaseException:
+        writer.abort()
+        raise
+    return _run(writer, lineup, as_rules(config["rules"]), card_set, limits, config, jobs=jobs,
+                scheduler=scheduler, progress=progress)
 
 
 def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, cards: CardSet,
@@ -216,12 +223,18 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
         bar = _Bar(games - len(done_before), progress, "musici")
         root = str(writer.temp)
 
+        last = [time.monotonic()]
+
         def on_done(chunk: list[GameTask], done: ChunkDone | list[GameRecord]) -> None:
             if not isinstance(done, ChunkDone):  # from Dask: records, written here
                 done = records_to_parts(done, chunk, root, events)
             writer.add(done)
             report.add(done)
             bar(len(chunk))
+            if time.monotonic() - last[0] >= CHECKPOINT_SECONDS:
+                _counters(writer, report)
+                writer.checkpoint()
+                last[0] = time.monotonic()
 
         def on_died(task: GameTask, how: str) -> None:
             on_done([task], [died_record(task, how)])
@@ -252,9 +265,14 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
     return report
 
 
-def _finish(writer: ResultWriter, report: BatchReport) -> None:
+def _counters(writer: ResultWriter, report: BatchReport) -> None:
     writer.extra["counters"] = {"played": report.played, "failed": report.failed,
-                                "counts": report.counts, "errors": report.errors}
+                                "counts": {k: list(v) for k, v in report.counts.items()},
+                                "errors": list(report.errors)}
+
+
+def _finish(writer: ResultWriter, report: BatchReport) -> None:
+    _counters(writer, report)
     writer.finish(complete=report.complete)
 
 
