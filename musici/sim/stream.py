@@ -15,7 +15,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -210,17 +210,17 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
     report = BatchReport(writer.target, games, config=config)
     try:
         jobs = check_jobs(jobs, scheduler)
-        done_before = {i for a, b in writer.done_before for i in range(a, b)}
+        n_before = sum(b - a for a, b in writer.done_before)
         before = writer.previous.get("counters", {})
         report.played, report.failed = before.get("played", 0), before.get("failed", 0)
         report.counts = {k: list(v) for k, v in before.get("counts", {}).items()}
         report.errors = list(before.get("errors", []))
-        todo = (i for i in range(games) if i not in done_before)
+        todo = _missing(writer.done_before, games)
         tasks = iter_tasks(lineup, games, config["seed"], rotate=config["rotate"], rules=rules,
                            cards=cards, events=events, indices=todo)
         workers = max(1, default_jobs() if jobs is None else jobs)
-        size = chunk_size(games - len(done_before), workers, cap=STREAM_CHUNK)
-        bar = _Bar(games - len(done_before), progress, "musici")
+        size = chunk_size(games - n_before, workers, cap=STREAM_CHUNK)
+        bar = _Bar(games - n_before, progress, "musici")
         root = str(writer.temp)
 
         last = [time.monotonic()]
@@ -263,6 +263,15 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
         raise
     _finish(writer, report)
     return report
+
+
+def _missing(done: list[list[int]], games: int) -> Iterator[int]:
+    """The game indices not in the ``done`` ranges, lazily."""
+    start = 0
+    for a, b in sorted(done):
+        yield from range(start, a)
+        start = max(start, b)
+    yield from range(start, games)
 
 
 def _counters(writer: ResultWriter, report: BatchReport) -> None:
