@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -119,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _sigterm) if main_thread else None
+    shown = warnings.showwarning
+    warnings.showwarning = _warning
     try:
         return int(args.run(args))
     except BrokenPipeError:  # `musici play | head`: the reader left; nothing more to say
@@ -131,8 +134,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"musici: error: {exc}", file=sys.stderr)
         return 2
     finally:
+        warnings.showwarning = shown
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: object = None, line: str | None = None) -> None:
+    print(f"musici: warning: {message}", file=sys.stderr)  # one line, no source location
 
 
 def _quiet_stdout() -> None:

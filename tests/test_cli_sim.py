@@ -143,3 +143,11 @@ def test_a_wrong_schema_parquet_is_a_clear_error(tmp_path: Path,
     pd.DataFrame({"x": [1]}).to_parquet(part)
     assert main(["balance", "--from", str(out)]) == 2
     assert "does not match its checksum" in capsys.readouterr().err
+
+
+def test_too_many_jobs_are_capped_with_a_one_line_warning(capsys: pytest.CaptureFixture) -> None:
+    from musici.sim.backends import default_jobs
+
+    assert main(["simulate", "--games", "2", "--months", "2", "--jobs", "999", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert f"musici: warning: jobs=999 is more than the {default_jobs()} cores" in err
