@@ -13,6 +13,7 @@ import itertools
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -108,45 +109,45 @@ def _probe(address: str, timeout: float) -> None:
 
 def run_dask(chunks: Iterable[list[GameTask]], scheduler: Any, work: Work, limits: Limits,
              on_done: OnDone, on_died: OnDied) -> None:
-    """Run on a Dask cluster, a bounded number of chunks in flight at a time."""
-    from distributed import as_completed as dask_completed
+    """Run on a Dask cluster, a bounded number of chunks in flight at a time.
 
+    A cluster left without workers (all died and none came back) is an error after
+    ``NO_WORKERS_TIMEOUT`` seconds, not a wait for ever.
+    """
     client, own = connect(scheduler)
     try:
         workers = max(1, sum(client.nthreads().values()))
         source = iter(chunks)
         call = functools.partial(work, limits=limits)
-        # pure=False: identical chunks must still run (and the key must not be hashed).
-        pending: dict[str, list[GameTask]] = {}
-        running = dask_completed()
+        inflight: dict[Any, list[GameTask]] = {}
+        watch = _WorkerWatch(client)
 
-        def submit() -> bool:
+        def submit() -> None:
             chunk = next(source, None)
-            if chunk is None:
-                return False
-            future = client.submit(call, chunk, pure=False)
-            pending[future.key] = chunk
-            running.add(future)
-            return True
+            if chunk is not None:
+                # pure=False: identical chunks must still run (and the key must not be hashed).
+                inflight[client.submit(call, chunk, pure=False)] = chunk
 
         for _ in range(workers * 4):
-            if not submit():
-                break
-        failed: list[GameTask] = []
-        for future in running:
-            chunk = pending.pop(future.key)
-            try:
-                result = future.result()
-            except Exception:  # KilledWorker and the like: the culprit is not known yet
-                failed.extend(chunk)
-            else:
-                on_done(chunk, result)
             submit()
+        failed: list[GameTask] = []
+        while inflight:
+            for future in watch.wait(list(inflight)):
+                chunk = inflight.pop(future)
+                try:
+                    result = future.result()
+                except Exception:  # KilledWorker and the like: the culprit is not known yet
+                    failed.extend(chunk)
+                else:
+                    on_done(chunk, result)
+                submit()
         # A task that shared a dying worker fails too, so the games of failed chunks are
         # replayed one at a time: then a game that fails has only itself to blame.
         for task in failed:
+            future = client.submit(call, [task], pure=False)
+            watch.wait([future])
             try:
-                result = client.submit(call, [task], pure=False).result()
+                result = future.result()
             except Exception as exc:
                 on_died(task, f"its Dask worker failed: {type(exc).__name__}: {exc}")
             else:
@@ -154,6 +155,37 @@ def run_dask(chunks: Iterable[list[GameTask]], scheduler: Any, work: Work, limit
     finally:
         if own:
             client.close()
+
+
+NO_WORKERS_TIMEOUT = 60.0
+
+
+class _WorkerWatch:
+    """Wait for futures, checking now and then that the cluster still has workers."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.idle_since: float | None = None
+
+    def wait(self, futures: list[Any]) -> list[Any]:
+        import distributed
+
+        while True:
+            try:
+                done, _ = distributed.wait(futures, timeout=5, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                done = set()
+            if done:
+                self.idle_since = None
+                return list(done)
+            if self.client.scheduler_info().get("workers"):
+                self.idle_since = None
+                continue
+            now = time.monotonic()
+            self.idle_since = self.idle_since or now
+            if now - self.idle_since > NO_WORKERS_TIMEOUT:
+                raise ValueError(f"the Dask cluster has had no workers for {NO_WORKERS_TIMEOUT:g} s; "
+                                 f"start some (`dask worker ADDRESS`) and run the batch again")
 
 
 def default_jobs() -> int:
