@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
 import sys
+import threading
+import warnings
 from collections.abc import Sequence
+from pathlib import Path
 
 from musici.cards import CardSetError, load_cardset, standard_cardset
 from musici.describe import PHASE_NAMES, describe_event
@@ -26,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="a rule option, e.g. --rule RULING-MEDIA-ZERO=zero-can-win")
     play.add_argument("--cards", default=None, help="a card-set JSON file (default: bundled)")
     play.add_argument("--seat", type=int, default=None,
-                      help="print only what this seat may see (default: everything)")
+                      help="print only what this seat may see, 0 to players-1 (default: everything)")
     play.add_argument("--brief", action="store_true",
                       help="print only the monthly summaries and the final scoring")
     play.add_argument("--save", default=None, help="write the finished game to this JSON file")
@@ -37,14 +43,40 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_save(path: str | None) -> None:
+    """Fail before the game, not after it, when the save cannot be written."""
+    if path is None:
+        return
+    if path == "":
+        raise ValueError("--save is an empty string; name a JSON file")
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"--save {path}: is a directory; name a file")
+    parent = target.parent
+    if not parent.is_dir():
+        raise ValueError(f"--save {path}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise ValueError(f"--save {path}: the directory {parent} is not writable")
+
+
 def _play(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     strategies = [make_strategy(n) for n in names]
     rule_args = list(args.rule)
     if args.months is not None:
+        if any(a.partition("=")[0].strip() == "RULING-MONTHS" for a in rule_args):
+            raise ValueError("give the number of months once: --months or --rule RULING-MONTHS=N")
         rule_args.append(f"RULING-MONTHS={args.months}")
     rules = RuleSet.parse(rule_args)
+    if args.cards:
+        from musici.sim.simulate import check_cardset_size
+
+        check_cardset_size(args.cards)
     cards = load_cardset(args.cards) if args.cards else standard_cardset()
+    if args.seat is not None and not 0 <= args.seat < len(strategies):
+        raise ValueError(f"--seat {args.seat}: seats are numbered 0 to {len(strategies) - 1} "
+                         f"for {len(strategies)} players")
+    _check_save(args.save)
     game = Game(players=len(strategies), seed=args.seed, rules=rules, cards=cards)
     game.play(strategies)
     out = sys.stdout
@@ -80,13 +112,43 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # one clean stop for Ctrl-C and SIGTERM: workers killed, temp removed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _sigterm) if main_thread else None
+    shown = warnings.showwarning
+    warnings.showwarning = _warning
     try:
         return int(args.run(args))
+    except BrokenPipeError:  # `musici play | head`: the reader left; nothing more to say
+        _quiet_stdout()
+        return 0
+    except KeyboardInterrupt:
+        print("musici: stopped", file=sys.stderr)
+        return 130
     except (RuleOptionError, CardSetError, GameError, ValueError, OSError) as exc:
         print(f"musici: error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        warnings.showwarning = shown
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: object = None, line: str | None = None) -> None:
+    print(f"musici: warning: {message}", file=sys.stderr)  # one line, no source location
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -19,6 +19,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from musici.atomic import write_text
 from musici.cards import CardSet, parse_json, standard_cardset
 from musici.decisions import IllegalAnswer, brief
 from musici.engine import Game, GameError
@@ -88,7 +89,8 @@ def dumps(game: Game) -> str:
 
 
 def save(game: Game, path: str | Path) -> None:
-    Path(path).write_text(dumps(game), encoding="utf-8")
+    """Write the game atomically: a full disk or a crash leaves any previous save intact."""
+    write_text(path, dumps(game))
 
 
 def game_from_dict(data: Any, cards: CardSet | None = None, source: str = "<memory>") -> Game:

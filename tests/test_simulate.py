@@ -120,7 +120,7 @@ def test_parquet_round_trip(tmp_path: Path, batch: SimulationResult) -> None:
     again = SimulationResult.read_parquet(tmp_path / "run")
     _same(batch, again)
     assert again.config == json.loads(json.dumps(batch.config))
-    with pytest.raises(SimulationError, match=r"config\.json is missing"):
+    with pytest.raises(ValueError, match=r"manifest\.json is missing"):
         SimulationResult.read_parquet(tmp_path)
 
 

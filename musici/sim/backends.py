@@ -1,154 +1,191 @@
 """Where the games of a batch run: this process, local worker processes, or a Dask cluster.
 
-Every back end plays the same :class:`GameTask` list and the records are put back in task
-order, so results never depend on where or in which order games ran.
+Every back end takes chunks of :class:`GameTask` lazily (so a batch of any size starts at
+once and the driver's memory does not grow with it) and calls ``on_done(chunk, result)``
+in the driver for each; callers put results back in game order, so results never depend
+on where or in which order games ran.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import functools
+import itertools
 import os
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from musici.sim.limits import NO_LIMITS, Limits
+from musici.sim.pool import Work, run_pool
 from musici.sim.records import GameRecord, GameTask, play_chunk
 from musici.strategies.registry import strategy_label
 
-Progress = Callable[[int], None]  # called with the number of games just finished
+OnDone = Callable[[list[GameTask], Any], None]
+OnDied = Callable[[GameTask, str], None]
+CONNECT_TIMEOUT = 20.0  # seconds to reach a Dask scheduler before giving up with a clear error
 
 
-def chunked(tasks: Sequence[GameTask], size: int) -> list[list[GameTask]]:
-    return [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
+def iter_chunks(tasks: Iterable[GameTask], size: int) -> Iterator[list[GameTask]]:
+    it = iter(tasks)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
 
 
-def chunk_size(n_tasks: int, workers: int) -> int:
+def chunk_size(n_tasks: int, workers: int, cap: int = 64) -> int:
     # About eight chunks per worker: even load at the end, few round trips.
-    return max(1, min(64, n_tasks // max(1, workers * 8)))
+    return max(1, min(cap, n_tasks // max(1, workers * 8)))
 
 
-def run_serial(tasks: Sequence[GameTask], progress: Progress) -> Iterator[GameRecord]:
-    for chunk in chunked(tasks, 8):
-        yield from play_chunk(chunk)
-        progress(len(chunk))
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    # fork starts fast and carries strategies registered at run time (e.g. in a notebook).
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-
-
-def _died(task: GameTask, how: str) -> GameRecord:
+def died_record(task: GameTask, how: str) -> GameRecord:
     return GameRecord(task.index, task.seed, task.arm,
-                      tuple(strategy_label(s) for s in task.lineup),
+                      task.labels or tuple(strategy_label(s) for s in task.lineup),
                       error=f"game {task.index} (seed {task.seed}): {how}")
 
 
-def play_chunk_tracked(tasks: list[GameTask], track_dir: str) -> list[GameRecord]:
-    """:func:`play_chunk` that notes in ``track_dir/<pid>`` which game this worker is on, so
-    that after a worker dies the games it may have caused can be told from the others."""
-    note = os.path.join(track_dir, str(os.getpid()))
-    records = []
-    for task in tasks:
-        with open(note, "w") as f:
-            f.write(f"{task.arm}\t{task.index}")
-        records.append(play_chunk([task])[0])
-    with open(note, "w"):
-        pass
-    return records
+def run_serial(chunks: Iterable[list[GameTask]], work: Work, limits: Limits, on_done: OnDone) -> None:
+    for chunk in chunks:
+        on_done(chunk, work(chunk, limits))
 
 
-def _in_progress(track_dir: str) -> set[tuple[str, int]]:
-    found = set()
-    for name in os.listdir(track_dir):
-        with open(os.path.join(track_dir, name)) as f:
-            arm, sep, index = f.read().partition("\t")
-        if sep:
-            found.add((arm, int(index)))
-    return found
+def run_processes(chunks: Iterable[list[GameTask]], work: Work, jobs: int, limits: Limits,
+                  on_done: OnDone, on_died: OnDied) -> None:
+    run_pool(chunks, work, jobs, limits, on_done, on_died)
 
 
-def run_processes(tasks: Sequence[GameTask], jobs: int, progress: Progress) -> Iterator[GameRecord]:
-    """Local worker processes. A worker that dies (``os._exit`` in a strategy, a crash in C
-    code, the OOM killer) breaks the whole pool: the games that were being played then are
-    each re-run alone, a game that kills its worker alone too is reported as failed with its
-    seed, and every other game is simply played again. No finished result is lost."""
-    queue = chunked(tasks, chunk_size(len(tasks), jobs))
-    suspects: list[GameTask] = []
-    with tempfile.TemporaryDirectory(prefix="musici-workers-") as track_dir:
-        while queue or suspects:
-            alone = [suspects.pop(0)] if suspects else None
-            batch = [alone] if alone else queue
-            broken: list[GameTask] = []
-            for name in os.listdir(track_dir):
-                os.remove(os.path.join(track_dir, name))
-            workers = 1 if alone else jobs
-            with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
-                futures = {pool.submit(play_chunk_tracked, chunk, track_dir): chunk
-                           for chunk in batch}
-                for future in as_completed(futures):
-                    try:
-                        records = future.result()
-                    except BrokenProcessPool:
-                        broken.extend(futures[future])
-                        continue
-                    progress(len(records))
-                    yield from records
-            if alone:
-                if broken:
-                    progress(1)
-                    yield _died(alone[0], "its worker process died while playing it")
-                continue
-            queue = []
-            if broken:
-                running = _in_progress(track_dir)
-                caught = [t for t in broken if (t.arm, t.index) in running] or broken
-                suspects.extend(caught)
-                caught_ids = {id(t) for t in caught}
-                rest = [t for t in broken if id(t) not in caught_ids]
-                queue = chunked(rest, chunk_size(len(rest), jobs))
+def connect(scheduler: Any, timeout: float = CONNECT_TIMEOUT) -> tuple[Any, bool]:
+    """A ``distributed.Client`` for ``scheduler`` (a Client or an address) and whether we own it.
 
-
-def run_dask(tasks: Sequence[GameTask], scheduler: Any, progress: Progress) -> Iterator[GameRecord]:
-    """Run on a Dask cluster: ``scheduler`` is a ``distributed.Client`` or an address."""
+    Connecting runs in a helper thread with a deadline: an address where something other
+    than a Dask scheduler answers (an HTTP server, say) would otherwise wait for ever.
+    """
     try:
         from distributed import Client
-        from distributed import as_completed as dask_completed
     except ImportError:  # pragma: no cover - depends on the installation
         raise ValueError(
             "the Dask back end needs dask.distributed: pip install 'musici[dask]'") from None
-    own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    if not isinstance(scheduler, str) or not scheduler.strip():
+        raise ValueError(f"scheduler must be a distributed.Client or an address like "
+                         f"tcp://host:8786, got {scheduler!r}")
+    _probe(scheduler, timeout)
+    box: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            box["client"] = Client(scheduler, timeout=f"{timeout}s", set_as_default=False)
+        except BaseException as exc:  # reported in the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=attempt, name="musici-dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 1)
+    if "client" in box:
+        return box["client"], True
+    why = box.get("error")
+    detail = f"{type(why).__name__}: {' '.join(str(why).split())[:200]}" if why else "no answer"
+    raise ValueError(f"cannot reach a Dask scheduler at {scheduler} within {timeout:g} s ({detail}); "
+                     f"is `dask scheduler` running there, and is it the scheduler's port?")
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Fail at once on a refused or unresolvable tcp:// address (Dask would retry until timeout)."""
+    if not address.startswith("tcp://"):
+        return
+    host, _, port = address[len("tcp://"):].rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        raise ValueError(f"scheduler address {address}: expected tcp://host:port") from None
+    try:
+        socket.create_connection((host.strip("[]"), number), timeout=timeout).close()
+    except OSError as exc:
+        raise ValueError(f"cannot reach a Dask scheduler at {address}: "
+                         f"{exc.strerror or type(exc).__name__}; is `dask scheduler` running "
+                         f"there?") from None
+
+
+def run_dask(chunks: Iterable[list[GameTask]], scheduler: Any, work: Work, limits: Limits,
+             on_done: OnDone, on_died: OnDied) -> None:
+    """Run on a Dask cluster, a bounded number of chunks in flight at a time.
+
+    A cluster left without workers (all died and none came back) is an error after
+    ``NO_WORKERS_TIMEOUT`` seconds, not a wait for ever.
+    """
+    client, own = connect(scheduler)
     try:
         workers = max(1, sum(client.nthreads().values()))
-        chunks = chunked(tasks, chunk_size(len(tasks), workers))
-        # pure=False: identical chunks must still run (and the key must not be hashed).
-        futures = client.map(play_chunk, chunks, pure=False)
-        chunk_of = {future.key: chunk for future, chunk in zip(futures, chunks, strict=True)}
+        source = iter(chunks)
+        call = functools.partial(work, limits=limits)
+        inflight: dict[Any, list[GameTask]] = {}
+        watch = _WorkerWatch(client)
+
+        def submit() -> None:
+            chunk = next(source, None)
+            if chunk is not None:
+                # pure=False: identical chunks must still run (and the key must not be hashed).
+                inflight[client.submit(call, chunk, pure=False)] = chunk
+
+        for _ in range(workers * 4):
+            submit()
         failed: list[GameTask] = []
-        for future in dask_completed(futures):
-            try:
-                records = future.result()
-            except Exception:  # KilledWorker and the like: the culprit is not known yet
-                failed.extend(chunk_of[future.key])
-                continue
-            progress(len(records))
-            yield from records
+        while inflight:
+            for future in watch.wait(list(inflight)):
+                chunk = inflight.pop(future)
+                try:
+                    result = future.result()
+                except Exception:  # KilledWorker and the like: the culprit is not known yet
+                    failed.extend(chunk)
+                else:
+                    on_done(chunk, result)
+                submit()
         # A task that shared a dying worker fails too, so the games of failed chunks are
         # replayed one at a time: then a game that fails has only itself to blame.
         for task in failed:
+            future = client.submit(call, [task], pure=False)
+            watch.wait([future])
             try:
-                records = client.submit(play_chunk, [task], pure=False).result()
+                result = future.result()
             except Exception as exc:
-                records = [_died(task, f"its Dask worker failed: {type(exc).__name__}: {exc}")]
-            progress(1)
-            yield from records
+                on_died(task, f"its Dask worker failed: {type(exc).__name__}: {exc}")
+            else:
+                on_done([task], result)
     finally:
         if own:
             client.close()
+
+
+NO_WORKERS_TIMEOUT = 60.0
+
+
+class _WorkerWatch:
+    """Wait for futures, checking now and then that the cluster still has workers."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.idle_since: float | None = None
+
+    def wait(self, futures: list[Any]) -> list[Any]:
+        import distributed
+
+        while True:
+            try:
+                done, _ = distributed.wait(futures, timeout=5, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                done = set()
+            if done:
+                self.idle_since = None
+                return list(done)
+            if self.client.scheduler_info().get("workers"):
+                self.idle_since = None
+                continue
+            now = time.monotonic()
+            self.idle_since = self.idle_since or now
+            if now - self.idle_since > NO_WORKERS_TIMEOUT:
+                raise ValueError(f"the Dask cluster has had no workers for {NO_WORKERS_TIMEOUT:g} s; "
+                                 f"start some (`dask worker ADDRESS`) and run the batch again")
 
 
 def default_jobs() -> int:
@@ -156,4 +193,9 @@ def default_jobs() -> int:
                (os.cpu_count() or 1))
 
 
-__all__ = ["chunk_size", "chunked", "default_jobs", "run_dask", "run_processes", "run_serial"]
+def play_records(chunk: list[GameTask], limits: Limits = NO_LIMITS) -> list[GameRecord]:
+    return play_chunk(chunk, limits)
+
+
+__all__ = ["chunk_size", "connect", "default_jobs", "died_record", "iter_chunks", "play_records",
+           "run_dask", "run_processes", "run_serial"]

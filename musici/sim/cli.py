@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,11 @@ import pandas as pd
 from musici.rules import RuleSet
 from musici.sim.balance import balance_report
 from musici.sim.compare import Setup, compare
+from musici.sim.limits import Limits
 from musici.sim.simulate import SimulationResult, simulate
+from musici.sim.stream import BatchReport, Stopped, resume, simulate_to
+
+BALANCE_FRAMES = ("games", "players", "concerts", "venues", "specials")  # what the report reads
 
 
 def _batch_options(p: argparse.ArgumentParser, *, players: bool = True) -> None:
@@ -34,13 +39,25 @@ def _batch_options(p: argparse.ArgumentParser, *, players: bool = True) -> None:
     p.add_argument("--scheduler", default=None,
                    help="a Dask scheduler address (tcp://host:8786) instead of local processes")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--decision-time", type=float, default=None, metavar="SECONDS",
+                   help="stop a game whose bot takes longer than this for one decision")
+    p.add_argument("--game-time", type=float, default=None, metavar="SECONDS",
+                   help="stop a game that takes longer than this in all")
+    p.add_argument("--memory-mb", type=int, default=None, metavar="MB",
+                   help="memory a worker process may add while playing (a hog's game is stopped)")
 
 
 def add_commands(sub: Any) -> None:
     sim = sub.add_parser("simulate", help="play many games and print win rates with 95% intervals")
     _batch_options(sim)
     sim.add_argument("--events", action="store_true", help="also keep every event (large)")
-    sim.add_argument("--out", default=None, help="write the frames as parquet into this directory")
+    sim.add_argument("--out", default=None, help="write the frames as parquet into this directory "
+                                                 "(a new or empty one, unless --overwrite)")
+    sim.add_argument("--overwrite", action="store_true",
+                     help="replace a non-empty --out directory (once the new result is complete)")
+    sim.add_argument("--resume", default=None, metavar="DIR",
+                     help="finish the partial run in DIR (left by Ctrl-C or SIGTERM); the batch "
+                          "options are then taken from DIR")
     sim.set_defaults(run=_simulate)
 
     cmp = sub.add_parser("compare", help="a what-if: two setups on the same seeds, paired effects")
@@ -82,18 +99,28 @@ def _check_backend(args: argparse.Namespace) -> None:
                          "cluster decides, so give one or the other")
 
 
-def _check_out(out: str | None) -> None:
+def _check_out(out: str | None, overwrite: bool) -> None:
     """Fail before the games, not after, when the output directory cannot be written."""
     if out is None:
+        if overwrite:
+            raise ValueError("--overwrite needs --out DIR")
         return
+    if out == "":
+        raise ValueError("--out is an empty string; name a directory")
     path = Path(out)
     if path.exists() and not path.is_dir():
         raise ValueError(f"--out {out}: exists and is not a directory")
-    path.mkdir(parents=True, exist_ok=True)
+    if path.is_dir() and any(path.iterdir()) and not overwrite:
+        raise ValueError(f"--out {out} is not empty; give --overwrite to replace it")
+    path.parent.mkdir(parents=True, exist_ok=True)
 
 
 def _lineup(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    return Limits(args.decision_time, args.game_time, args.memory_mb)
 
 
 def _run(args: argparse.Namespace) -> SimulationResult:
@@ -101,7 +128,8 @@ def _run(args: argparse.Namespace) -> SimulationResult:
     return simulate(_lineup(args.players), args.games, seed=args.seed,
                     rules=_rules(args.rule, args.months), cards=args.cards,
                     rotate=not args.no_rotate, events=getattr(args, "events", False),
-                    jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet)
+                    jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet,
+                    limits=_limits(args))
 
 
 def _table(frame: pd.DataFrame) -> str:
@@ -110,8 +138,7 @@ def _table(frame: pd.DataFrame) -> str:
         return frame.to_string(index=False)
 
 
-def _summary_text(result: SimulationResult) -> str:
-    s = result.summary()
+def _summary_table(s: pd.DataFrame) -> str:
     shown = pd.DataFrame({
         "strategy": s.strategy, "seats": s.seats_played,
         "win rate": [f"{r:.1%} [{lo:.1%}, {hi:.1%}]" for r, lo, hi in
@@ -123,21 +150,74 @@ def _summary_text(result: SimulationResult) -> str:
     return _table(shown)
 
 
-def _simulate(args: argparse.Namespace) -> int:
-    _check_out(args.out)
-    result = _run(args)
-    cfg = result.config
-    print(f"{len(result.games)} games of {', '.join(cfg['players'])}; seed {cfg['seed']}; "
-          f"card set {cfg['cards']!r}; rules {cfg['rules'] or 'as RULES.md'}")
-    print("win rate and mean fame with 95% intervals (shared wins count as fractions):")
-    print(_summary_text(result))
-    if not result.errors.empty:
-        print(f"\n{len(result.errors)} games failed and are left out:", file=sys.stderr)
-        for line in result.errors.error.head(10):
+def _print_errors(count: int, lines: list[str]) -> None:
+    if count:
+        print(f"\n{count} games failed and are left out:", file=sys.stderr)
+        for line in lines[:10]:
             print(f"  {line}", file=sys.stderr)
-    if args.out:
-        print(f"frames written to {result.to_parquet(args.out)}")
-    return 1 if result.games.empty else 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    if args.resume is not None:
+        return _resume(args)
+    _check_out(args.out, args.overwrite)
+    _check_backend(args)
+    if args.out is None:  # stream anyway, so memory stays flat; the frames are then dropped
+        with tempfile.TemporaryDirectory(prefix="musici-run-") as scratch:
+            try:
+                report = _stream(args, str(Path(scratch) / "run"))
+            except Stopped:
+                print("musici: stopped (no --out, so nothing was kept)", file=sys.stderr)
+                return 130
+            return _report(report, written=False)
+    try:
+        report = _stream(args, args.out)
+    except Stopped as stop:
+        return _stopped(stop.report)
+    return _report(report)
+
+
+def _stream(args: argparse.Namespace, out: str) -> BatchReport:
+    return simulate_to(out, _lineup(args.players), args.games, seed=args.seed,
+                       rules=_rules(args.rule, args.months), cards=args.cards,
+                       rotate=not args.no_rotate, events=args.events, jobs=args.jobs,
+                       scheduler=args.scheduler, progress=not args.quiet,
+                       limits=_limits(args), overwrite=args.overwrite)
+
+
+def _report(report: BatchReport, written: bool = True) -> int:
+    cfg = report.config
+    print(f"{report.played} games of {', '.join(cfg['players'])}; seed {cfg['seed']}; "
+          f"card set {cfg['cards']!r}; rules {cfg['rules'] or 'as RULES.md'}")
+    if report.counts:
+        print("win rate and mean fame with 95% intervals (shared wins count as fractions):")
+        print(_summary_table(report.summary()))
+    _print_errors(report.failed, report.errors)
+    if written:
+        print(f"frames written to {report.directory}")
+    return 1 if report.played == 0 else 0
+
+
+def _stopped(report: BatchReport) -> int:
+    kept = report.played + report.failed
+    print(f"musici: stopped; {kept} of {report.games} games kept in {report.directory} as a "
+          f"partial result; finish it with: musici simulate --resume {report.directory}",
+          file=sys.stderr)
+    return 130
+
+
+def _resume(args: argparse.Namespace) -> int:
+    if args.resume == "":
+        raise ValueError("--resume is an empty string; name the directory of a partial run")
+    if args.out is not None or args.overwrite:
+        raise ValueError("--resume DIR finishes the run in DIR; give no --out or --overwrite")
+    _check_backend(args)
+    try:
+        report = resume(args.resume, jobs=args.jobs, scheduler=args.scheduler,
+                        progress=not args.quiet)
+    except Stopped as stop:
+        return _stopped(stop.report)
+    return _report(report)
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -149,7 +229,8 @@ def _compare(args: argparse.Namespace) -> int:
                     args.variant_cards or args.cards, "variant")
     _check_backend(args)
     result = compare(base, variant, args.games, seed=args.seed, rotate=not args.no_rotate,
-                     jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet)
+                     jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet,
+                     limits=_limits(args))
     print(f"{args.games} paired games (same seeds and seats), seed {args.seed}")
     for arm in (result.base, result.variant):
         c = arm.config
@@ -161,7 +242,14 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _balance(args: argparse.Namespace) -> int:
-    result = SimulationResult.read_parquet(args.source) if args.source else _run(args)
+    if args.source == "":
+        raise ValueError("--from is an empty string; name a directory written by "
+                         "`musici simulate --out DIR`")
+    result = (SimulationResult.read_parquet(args.source, frames=BALANCE_FRAMES)
+              if args.source is not None else _run(args))
+    if not result.complete:
+        print(f"note: {args.source} is a partial run ({len(result.games)} of "
+              f"{result.config.get('games')} games)", file=sys.stderr)
     print(balance_report(result).to_text())
     return 0
 

@@ -18,10 +18,12 @@ import pandas as pd
 from musici.cards import CardSet
 from musici.rules import RuleSet
 from musici.sim.frames import build_frames
+from musici.sim.limits import Limits
 from musici.sim.simulate import (
     SimulationError,
     SimulationResult,
     as_cards,
+    as_limits,
     as_rules,
     check_lineup,
     lineup_labels,
@@ -102,8 +104,11 @@ def paired_effects(base: SimulationResult, variant: SimulationResult, level: flo
 
 def compare(base: Setup | Mapping[str, Any], variant: Setup | Mapping[str, Any], games: int = 200,
             *, seed: int = 0, rotate: bool = True, jobs: int | None = None, scheduler: Any = None,
-            progress: bool | None = None, level: float = 0.95) -> Comparison:
+            progress: bool | None = None, level: float = 0.95,
+            limits: Limits | Mapping[str, Any] | None = None) -> Comparison:
     """Play both setups on the same seeds and report the paired effects of the change.
+
+    ``limits`` works as in :func:`musici.simulate`: time and memory limits for the bots.
 
     >>> c = compare({"players": ["greedy", "random", "random"]},
     ...             {"players": ["greedy", "random", "random"], "rules": {"RULING-MONTHS": 6}},
@@ -129,7 +134,7 @@ def compare(base: Setup | Mapping[str, Any], variant: Setup | Mapping[str, Any],
         entries.append(arm_entries)
         arms.append(setup)
     records = run_tasks(tasks, jobs=jobs, scheduler=scheduler, progress=progress,
-                        label="musici compare")
+                        label="musici compare", limits=as_limits(limits))
     results = []
     for k, (setup, lineup) in enumerate(zip(arms, lineups, strict=True)):
         frames = build_frames(records[k * games:(k + 1) * games], entries[k])

@@ -46,7 +46,7 @@ def build_frames(records: Sequence[GameRecord], entries: Sequence[Sequence[int]]
             rows["errors"].append((g, rec.seed, ",".join(names), rec.error))
             arms["errors"].append(arm)
             continue
-        top = max(p[1] for p in rec.players)
+        top = max(p.fame for p in rec.players)
         win_names = {names[s] for s in rec.winners}
         rows["games"].append((
             g, rec.seed, len(names), rec.decisions, rec.n_events,
@@ -54,11 +54,13 @@ def build_frames(records: Sequence[GameRecord], entries: Sequence[Sequence[int]]
             win_names.pop() if len(win_names) == 1 else "tie", top))
         arms["games"].append(arm)
         for p in rec.players:
-            rows["players"].append((g, p[0], entry[p[0]], names[p[0]], *p[1:]))
-        rows["months"].extend((g, s, names[s], m, f, money) for m, s, f, money in rec.months)
-        rows["concerts"].extend((g, c[0], c[1], names[c[1]], *c[2:]) for c in rec.concerts)
-        rows["venues"].extend((g, m, s, names[s], *rest) for m, s, *rest in rec.venues)
-        rows["specials"].extend((g, m, s, names[s], c, price) for m, s, c, price in rec.specials)
+            rows["players"].append((g, p.seat, entry[p.seat], names[p.seat], *p[1:]))
+        rows["months"].extend((g, m.seat, names[m.seat], m.month, m.fame, m.money)
+                              for m in rec.months)
+        rows["concerts"].extend((g, c.month, c.seat, names[c.seat], *c[2:]) for c in rec.concerts)
+        rows["venues"].extend((g, v.month, v.seat, names[v.seat], *v[2:]) for v in rec.venues)
+        rows["specials"].extend((g, s.month, s.seat, names[s.seat], s.card, s.price)
+                                for s in rec.specials)
         if with_events and rec.events is not None:
             rows["events"].extend((g, *e) for e in rec.events)
         for key, count in (("players", len(rec.players)), ("months", len(rec.months)),

@@ -1,4 +1,4 @@
-"""Play one game of a batch and keep what the frames need, as plain tuples.
+"""Play one game of a batch and keep what the frames need, as small named rows.
 
 This runs in worker processes: it returns small, picklable records, and pandas is not
 imported here (DESIGN principle 7: frames are built once, after the games).
@@ -7,13 +7,15 @@ imported here (DESIGN principle 7: frames are built once, after the games).
 from __future__ import annotations
 
 import json
+import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from musici.cards import CardSet
 from musici.engine import Game
 from musici.rules import RuleSet
+from musici.sim.limits import NO_LIMITS, LimitExceeded, Limits, TimedStrategy
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
 
 
@@ -29,6 +31,66 @@ class GameTask:
     cards: CardSet | None = None
     events: bool = False
     labels: tuple[str, ...] = ()  # names for the frames, one per seat (default: from the specs)
+    entry: tuple[int, ...] = ()  # the line-up position seated in each seat
+
+
+class PlayerRow(NamedTuple):
+    seat: int
+    fame: float
+    money: int
+    rank: int
+    win: float  # win share: 1/k for a k-way tie
+    award_fame: float
+    marker_penalty: int
+    concerts: int
+    cards_played: int
+    specials_bought: int
+
+
+class MonthRow(NamedTuple):
+    month: int
+    seat: int
+    fame: int
+    money: int
+
+
+class ConcertRow(NamedTuple):
+    month: int
+    seat: int
+    card: str
+    kind: str
+    venue: str
+    rating: Any
+    card_fame: int
+    bonus: int
+    fame: int
+    income: int
+
+
+class VenueRow(NamedTuple):
+    month: int
+    seat: int
+    area: str
+    cost_money: int  # P5.2, P4.3
+    cost_fame: int  # P3.TOUR.3
+
+
+class SpecialRow(NamedTuple):
+    month: int
+    seat: int
+    card: str
+    price: int
+
+
+class EventRow(NamedTuple):
+    index: int
+    month: int
+    phase: str
+    kind: str
+    rule: Any
+    player: Any
+    private: bool
+    data: str  # JSON
 
 
 @dataclass
@@ -41,29 +103,43 @@ class GameRecord:
     decisions: int = 0
     n_events: int = 0
     winners: tuple[int, ...] = ()
-    # (seat, fame, money, rank, win share, award fame, marker penalty, concerts, cards played,
-    #  specials bought)
-    players: list[tuple[Any, ...]] = field(default_factory=list)
-    months: list[tuple[int, int, int, int]] = field(default_factory=list)  # month, seat, fame, money
-    # month, seat, card, kind, venue, rating, card fame, bonus, fame, income
-    concerts: list[tuple[Any, ...]] = field(default_factory=list)
-    # month, seat, area, money paid for it, fame paid for it (P5.2, P4.3, P3.TOUR.3)
-    venues: list[tuple[int, int, str, int, int]] = field(default_factory=list)
-    specials: list[tuple[int, int, str, int]] = field(default_factory=list)  # month, seat, card, price
-    events: list[tuple[Any, ...]] | None = None
+    players: list[PlayerRow] = field(default_factory=list)
+    months: list[MonthRow] = field(default_factory=list)
+    concerts: list[ConcertRow] = field(default_factory=list)
+    venues: list[VenueRow] = field(default_factory=list)
+    specials: list[SpecialRow] = field(default_factory=list)
+    events: list[EventRow] | None = None
 
 
-def play_task(task: GameTask) -> GameRecord:
-    """Play ``task``'s game; a crash is recorded (with its seed) instead of raised."""
+def _memory_error(exc: BaseException) -> bool:
+    while exc is not None:
+        if isinstance(exc, MemoryError):
+            return True
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return False
+
+
+def play_task(task: GameTask, limits: Limits = NO_LIMITS) -> GameRecord:
+    """Play ``task``'s game; a crash or a broken limit is recorded (with its seed), not raised."""
     labels = task.labels or tuple(strategy_label(s) for s in task.lineup)
     record = GameRecord(task.index, task.seed, task.arm, labels)
     try:
         strategies = [make_strategy(s) for s in task.lineup]
+        if limits.decision_seconds is not None or limits.game_seconds is not None:
+            deadline = (time.monotonic() + limits.game_seconds
+                        if limits.game_seconds is not None else None)
+            strategies = [TimedStrategy(s, limits.decision_seconds, deadline) for s in strategies]
         game = Game(players=len(strategies), seed=task.seed, rules=task.rules, cards=task.cards)
         game.play(strategies)
     except KeyboardInterrupt:
         raise
+    except LimitExceeded as exc:
+        record.error = f"game {task.index} (seed {task.seed}): {limits.describe(exc)}"
+        return record
     except BaseException as exc:  # sys.exit() in a bot too: one bad game must not sink the batch
+        if limits.memory_mb is not None and _memory_error(exc):
+            record.error = f"game {task.index} (seed {task.seed}): {limits.describe(exc)}"
+            return record
         tail = traceback.format_exception_only(type(exc), exc)[-1].strip()
         record.error = f"game {task.index} (seed {task.seed}): {tail}"
         return record
@@ -84,12 +160,12 @@ def _collect(game: Game, record: GameRecord, *, with_events: bool) -> None:
         if kind == "concert":
             d = e.data
             restore = d["restoration"]
-            record.concerts.append((
+            record.concerts.append(ConcertRow(
                 e.month, e.player, d["card"], d["kind"], d["venue"], d["rating"],
                 d["card_fame"], restore["bonus"] if restore else 0, d["fame"], d["income"]))
             concerts[e.player] += 1
         elif kind == "venue":
-            record.venues.append((e.month, e.player, e.data["area"], 0, 0))
+            record.venues.append(VenueRow(e.month, e.player, e.data["area"], 0, 0))
         elif kind in ("pay", "fame") and "venue" in e.data:
             cost = venue_cost.setdefault((e.month, e.player), [0, 0])
             if kind == "pay":
@@ -97,7 +173,7 @@ def _collect(game: Game, record: GameRecord, *, with_events: bool) -> None:
             else:
                 cost[1] -= e.data["delta"]
         elif kind == "special_bought":
-            record.specials.append((e.month, e.player, e.data["card"], e.data["price"]))
+            record.specials.append(SpecialRow(e.month, e.player, e.data["card"], e.data["price"]))
         elif kind == "marker_penalty":
             penalty[e.player] = e.data["markers"]
     for award in res["awards"]:
@@ -106,27 +182,29 @@ def _collect(game: Game, record: GameRecord, *, with_events: bool) -> None:
     winners = res["winners"]
     share = 1.0 / len(winners)
     for s, p in enumerate(game.players):
-        record.players.append((
+        record.players.append(PlayerRow(
             s, float(res["fame"][s]), res["money"][s], res["ranks"][s],
             share if s in winners else 0.0, award_fame[s], penalty[s], concerts[s],
             len(p.played), p.specials_bought))
     for row in game.monthly:
         for s in range(n):
-            record.months.append((row["month"], s, row["fame"][s], row["money"][s]))
-    record.venues = [(m, s, a, *venue_cost.get((m, s), (0, 0))) for m, s, a, _, _ in record.venues]
+            record.months.append(MonthRow(row["month"], s, row["fame"][s], row["money"][s]))
+    record.venues = [v._replace(cost_money=cost[0], cost_fame=cost[1]) if (
+        cost := venue_cost.get((v.month, v.seat))) else v for v in record.venues]
     record.winners = tuple(winners)
     record.decisions = game.step
     record.n_events = len(game.events)
     if with_events:
         record.events = [
-            (i, e.month, e.phase, e.kind, e.rule, e.player, e.private is not None,
+            EventRow(i, e.month, e.phase, e.kind, e.rule, e.player, e.private is not None,
              json.dumps(e.data, default=str, separators=(",", ":")))
             for i, e in enumerate(game.events)]
 
 
-def play_chunk(tasks: list[GameTask]) -> list[GameRecord]:
+def play_chunk(tasks: list[GameTask], limits: Limits = NO_LIMITS) -> list[GameRecord]:
     """Play several games in one worker call (fewer round trips than one game per call)."""
-    return [play_task(t) for t in tasks]
+    return [play_task(t, limits) for t in tasks]
 
 
-__all__ = ["GameRecord", "GameTask", "play_chunk", "play_task"]
+__all__ = ["ConcertRow", "EventRow", "GameRecord", "GameTask", "MonthRow", "PlayerRow",
+           "SpecialRow", "VenueRow", "play_chunk", "play_task"]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import pickle
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -14,11 +14,25 @@ import pandas as pd
 
 from musici.cards import CardSet, load_cardset, standard_cardset
 from musici.rules import RuleSet
-from musici.sim.backends import default_jobs, run_dask, run_processes, run_serial
-from musici.sim.frames import FRAME_NAMES, build_frames
+from musici.sim.backends import (
+    OnDied,
+    OnDone,
+    chunk_size,
+    default_jobs,
+    died_record,
+    iter_chunks,
+    play_records,
+    run_dask,
+    run_processes,
+    run_serial,
+)
+from musici.sim.frames import COLUMNS, FRAME_NAMES, build_frames
+from musici.sim.limits import NO_LIMITS, Limits
+from musici.sim.pool import Work
 from musici.sim.records import GameRecord, GameTask
 from musici.sim.seeds import game_seed
 from musici.sim.stats import mean_interval, wilson_interval
+from musici.sim.store import ResultWriter, read_frame, read_manifest, verify_parts, write_part
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
 
 
@@ -36,12 +50,28 @@ def as_rules(rules: RuleSet | Mapping[str, Any] | None) -> RuleSet:
     raise SimulationError(f"rules must be a RuleSet or a mapping of option names, got {rules!r}")
 
 
+MAX_CARDSET_BYTES = 8 * 2**20  # the bundled set is 20 KB; a file of megabytes is the wrong file
+
+
+def check_cardset_size(path: str | Path) -> None:
+    """Refuse a huge file before reading it whole (a card set is a few kilobytes)."""
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        return  # load_cardset says clearly why it cannot be read
+    if size > MAX_CARDSET_BYTES:
+        raise SimulationError(f"{path}: card set file of {size / 2**20:.0f} MB; a card set is a "
+                              f"few KB (the limit is {MAX_CARDSET_BYTES // 2**20} MB): is it the "
+                              f"right file?")
+
+
 def as_cards(cards: CardSet | str | Path | None) -> CardSet:
     if cards is None:
         return standard_cardset()
     if isinstance(cards, CardSet):
         return cards
     if isinstance(cards, str | Path):
+        check_cardset_size(cards)
         return load_cardset(cards)
     raise SimulationError(f"cards must be a CardSet or a card-set file path, got {cards!r}")
 
@@ -86,19 +116,25 @@ def seating(lineup: Sequence[StrategySpec], index: int, rotate: bool) -> tuple[i
     return tuple((seat - shift) % n for seat in range(n))
 
 
-def make_tasks(lineup: Sequence[StrategySpec], games: int, seed: int, *, rotate: bool,
-               rules: RuleSet, cards: CardSet, events: bool, arm: str = ""
-               ) -> tuple[list[GameTask], list[tuple[int, ...]]]:
-    tasks, entries = [], []
+def iter_tasks(lineup: Sequence[StrategySpec], games: int, seed: int, *, rotate: bool,
+               rules: RuleSet, cards: CardSet, events: bool, arm: str = "",
+               indices: Iterable[int] | None = None) -> Iterator[GameTask]:
+    """The batch's games one at a time (generated lazily: a million tasks are never held)."""
     # None means the bundled set: workers then load it themselves instead of unpickling it.
     card_arg = None if cards is standard_cardset() else cards
     labels = lineup_labels(lineup)
-    for i in range(games):
+    for i in range(games) if indices is None else indices:
         entry = seating(lineup, i, rotate)
-        entries.append(entry)
-        tasks.append(GameTask(i, game_seed(seed, i), tuple(lineup[e] for e in entry), arm,
-                              rules, card_arg, events, tuple(labels[e] for e in entry)))
-    return tasks, entries
+        yield GameTask(i, game_seed(seed, i), tuple(lineup[e] for e in entry), arm, rules,
+                       card_arg, events, tuple(labels[e] for e in entry), entry)
+
+
+def make_tasks(lineup: Sequence[StrategySpec], games: int, seed: int, *, rotate: bool,
+               rules: RuleSet, cards: CardSet, events: bool, arm: str = ""
+               ) -> tuple[list[GameTask], list[tuple[int, ...]]]:
+    tasks = list(iter_tasks(lineup, games, seed, rotate=rotate, rules=rules, cards=cards,
+                            events=events, arm=arm))
+    return tasks, [t.entry for t in tasks]
 
 
 class _Bar:
@@ -122,25 +158,77 @@ class _Bar:
             self.bar.close()
 
 
-def run_tasks(tasks: Sequence[GameTask], *, jobs: int | None, scheduler: Any,
-              progress: bool | None, label: str = "musici") -> list[GameRecord]:
-    """Play ``tasks`` on the chosen back end; records come back in task order."""
+def check_jobs(jobs: int | None, scheduler: Any) -> int | None:
+    """The number of local workers to use; more than the cores is capped, with a warning."""
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise SimulationError(f"jobs must be a positive integer or None (all cores), got {jobs!r}")
+    if scheduler is not None:
+        return jobs
+    cores = default_jobs()
+    if jobs is not None and jobs > cores:
+        warnings.warn(f"jobs={jobs} is more than the {cores} cores available; using {cores} "
+                      f"(games are CPU-bound: more workers only add memory)", stacklevel=3)
+        return cores
+    return jobs
+
+
+def dispatch(chunks: Iterable[list[GameTask]], work: Work, *, n_games: int, jobs: int | None,
+             scheduler: Any, limits: Limits, lineups: Sequence[Sequence[StrategySpec]],
+             on_done: OnDone, on_died: OnDied) -> None:
+    """Run ``chunks`` on the chosen back end; limits always need worker processes."""
+    if scheduler is not None:
+        run_dask(chunks, scheduler, work, limits, on_done, on_died)
+        return
+    workers = default_jobs() if jobs is None else jobs
+    workers = min(workers, max(1, n_games // 4))  # tiny batches: no pool start-up
+    if workers == 1 and not limits.any:
+        run_serial(chunks, work, limits, on_done)
+        return
+    for lineup in lineups:
+        check_picklable(lineup)
+    run_processes(chunks, work, workers, limits, on_done, on_died)
+
+
+def as_limits(limits: Limits | Mapping[str, Any] | None) -> Limits:
+    if limits is None:
+        return NO_LIMITS
+    if isinstance(limits, Limits):
+        return limits
+    if isinstance(limits, Mapping):
+        unknown = set(limits) - {"decision_seconds", "game_seconds", "memory_mb"}
+        if unknown:
+            raise SimulationError(f"unknown limit(s) {sorted(unknown)}; expected "
+                                  f"decision_seconds, game_seconds, memory_mb")
+        try:
+            return Limits(**limits)
+        except ValueError as exc:
+            raise SimulationError(str(exc)) from None
+    raise SimulationError(f"limits must be a Limits or a mapping, got {limits!r}")
+
+
+def run_tasks(tasks: Sequence[GameTask], *, jobs: int | None, scheduler: Any,
+              progress: bool | None, label: str = "musici", limits: Limits = NO_LIMITS
+              ) -> list[GameRecord]:
+    """Play ``tasks`` on the chosen back end; records come back in task order."""
+    jobs = check_jobs(jobs, scheduler)
     bar = _Bar(len(tasks), progress, label)
-    try:
-        stream: Iterator[GameRecord]
-        if scheduler is not None:
-            stream = run_dask(tasks, scheduler, bar)
-        else:
-            workers = default_jobs() if jobs is None else jobs
-            workers = min(workers, max(1, len(tasks) // 4))  # tiny batches: no pool start-up
-            if workers > 1:
-                check_picklable(tasks[0].lineup)
-            stream = run_serial(tasks, bar) if workers == 1 else run_processes(tasks, workers, bar)
-        by_index = {}
-        for record in stream:
+    by_index: dict[tuple[str, int], GameRecord] = {}
+
+    def done(chunk: list[GameTask], records: list[GameRecord]) -> None:
+        for record in records:
             by_index[(record.arm, record.index)] = record
+        bar(len(chunk))
+
+    def died(task: GameTask, how: str) -> None:
+        by_index[(task.arm, task.index)] = died_record(task, how)
+        bar(1)
+
+    workers = max(1, default_jobs() if jobs is None else jobs)
+    size = chunk_size(len(tasks), workers) if scheduler is not None or workers > 1 else 8
+    lineups = list({id(t.lineup): t.lineup for t in tasks[:8]}.values())
+    try:
+        dispatch(iter_chunks(tasks, size), play_records, n_games=len(tasks), jobs=jobs,
+                 scheduler=scheduler, limits=limits, lineups=lineups, on_done=done, on_died=died)
     finally:
         bar.close()
     return [by_index[(t.arm, t.index)] for t in tasks]
@@ -159,38 +247,69 @@ class SimulationResult:
     errors: pd.DataFrame
     config: dict[str, Any]
     events: pd.DataFrame | None = None
+    complete: bool = True  # False: a run stopped early (see ``musici simulate --resume``)
     frames: ClassVar[tuple[str, ...]] = FRAME_NAMES  # the names of the frame attributes
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
         """Win rate (Wilson interval) and mean fame (normal interval) per strategy."""
         return strategy_summary(self.players, level=level)
 
-    def to_parquet(self, directory: str | Path) -> Path:
-        """Write every frame as ``<name>.parquet`` and the inputs as ``config.json``."""
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        for name in self.frames:
-            frame = getattr(self, name)
-            if frame is not None:
-                frame.to_parquet(out / f"{name}.parquet", index=False)
-        (out / "config.json").write_text(json.dumps(self.config, indent=2, default=str))
-        return out
+    def to_parquet(self, directory: str | Path, *, overwrite: bool = False) -> Path:
+        """Write the frames and config as a checked result directory (:mod:`musici.sim.store`).
+
+        The directory appears complete or not at all; a non-empty one is replaced only with
+        ``overwrite=True`` (in one rename, after the new result is on disk).
+        """
+        config = {**self.config}
+        writer = ResultWriter(directory, config, overwrite=overwrite)
+        try:
+            for name in self.frames:
+                frame = getattr(self, name)
+                if frame is not None:
+                    part = write_part(writer.temp, name, 0, frame)
+                    if part is not None:
+                        writer.parts.append(part)
+            games = int(config.get("games", len(self.games) + len(self.errors)))
+            writer.chunks.append([0, games])
+            return writer.finish(complete=self.complete)
+        except BaseException:
+            writer.abort()
+            raise
 
     @classmethod
-    def read_parquet(cls, directory: str | Path) -> SimulationResult:
+    def read_parquet(cls, directory: str | Path, *, frames: Sequence[str] | None = None,
+                     columns: Mapping[str, Sequence[str]] | None = None,
+                     verify: bool = True) -> SimulationResult:
+        """Read a result directory, checking its manifest, checksums and row counts.
+
+        ``frames`` limits which frames are loaded (the others are left empty) and
+        ``columns`` which columns of a frame, e.g. ``{"players": ["strategy", "win"]}``.
+        A partial result (a run stopped early) loads with ``complete`` False.
+        """
         src = Path(directory)
-        if not (src / "config.json").is_file():
-            raise SimulationError(f"{src} holds no saved simulation (config.json is missing)")
-        frames = {name: pd.read_parquet(src / f"{name}.parquet")
-                  for name in FRAME_NAMES if (src / f"{name}.parquet").is_file()}
-        missing = [n for n in FRAME_NAMES if n != "events" and n not in frames]
-        if missing:
-            raise SimulationError(f"{src} is missing frames: {', '.join(missing)}")
-        config = json.loads((src / "config.json").read_text())
-        return cls(config=config, **frames)
+        manifest = read_manifest(src)
+        wanted = list(FRAME_NAMES if frames is None else frames)
+        unknown = [f for f in wanted if f not in FRAME_NAMES]
+        if unknown:
+            raise SimulationError(f"unknown frame(s) {', '.join(unknown)}; "
+                                  f"expected some of {', '.join(FRAME_NAMES)}")
+        if verify:
+            verify_parts(src, manifest, wanted)
+        cols = columns or {}
+        loaded: dict[str, Any] = {}
+        for name in FRAME_NAMES:
+            if name == "events" and not manifest["config"].get("events", False) and not any(
+                    p["frame"] == "events" for p in manifest["parts"]):
+                continue
+            if name in wanted:
+                loaded[name] = read_frame(src, manifest, name, cols.get(name))
+            elif name != "events":
+                loaded[name] = pd.DataFrame(columns=COLUMNS[name])
+        return cls(config=manifest["config"], complete=bool(manifest["complete"]), **loaded)
 
     def __repr__(self) -> str:
-        return (f"<SimulationResult {len(self.games)} games, {self.config.get('players')}, "
+        partial = "" if self.complete else f" (partial: of {self.config.get('games')})"
+        return (f"<SimulationResult {len(self.games)} games{partial}, {self.config.get('players')}, "
                 f"{len(self.errors)} failed>")
 
     def _repr_html_(self) -> str:
@@ -226,6 +345,7 @@ def simulate(
     jobs: int | None = None,
     scheduler: Any = None,
     progress: bool | None = None,
+    limits: Limits | Mapping[str, Any] | None = None,
 ) -> SimulationResult:
     """Play ``games`` seeded games and return them as tidy frames.
 
@@ -235,6 +355,9 @@ def simulate(
     ``game_seed(seed, i)``, whatever the back end: ``jobs`` local processes (``None``: one
     per core) or a Dask cluster (``scheduler``: a ``distributed.Client`` or an address).
     A game that raises is listed in ``errors`` with its seed; the others are kept.
+    ``limits`` (a :class:`~musici.sim.limits.Limits` or a dict with ``decision_seconds``,
+    ``game_seconds``, ``memory_mb``) stops a game whose bot runs too long or takes too much
+    memory, and reports it in ``errors`` with the limit; limits run games in worker processes.
 
     >>> result = simulate(["greedy", "random", "random", "random"], games=8, jobs=1)
     >>> sorted(result.players.strategy.unique())
@@ -246,14 +369,16 @@ def simulate(
         raise SimulationError(f"seed must be a non-negative integer, got {seed!r}")
     lineup = check_lineup(players)
     rule_set, card_set = as_rules(rules), as_cards(cards)
+    limit_set = as_limits(limits)
     tasks, entries = make_tasks(lineup, games, seed, rotate=rotate, rules=rule_set,
                                 cards=card_set, events=events)
-    records = run_tasks(tasks, jobs=jobs, scheduler=scheduler, progress=progress)
+    records = run_tasks(tasks, jobs=jobs, scheduler=scheduler, progress=progress,
+                        limits=limit_set)
     frames = build_frames(records, entries, with_events=events)
     config = {
         "players": list(lineup_labels(lineup)), "games": games, "seed": seed,
         "rules": rule_set.non_default(), "cards": card_set.name,
-        "cards_fingerprint": card_set.fingerprint, "rotate": rotate,
+        "cards_fingerprint": card_set.fingerprint, "rotate": rotate, "events": events,
     }
     return SimulationResult(config=config, **frames)
 

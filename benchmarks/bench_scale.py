@@ -1,0 +1,80 @@
+"""Driver memory and speed of big batches: streaming on a 2-worker Dask LocalCluster.
+
+For each batch size, a fresh child process plays 4 random players, no events, and reports
+its wall time and its own peak resident memory (``ru_maxrss`` of the driver alone; the
+Dask workers are separate processes). Modes:
+
+- ``dask``: ``simulate_to`` (streaming to a parquet dataset) on a LocalCluster of 2 workers;
+- ``local``: ``simulate_to`` on 2 local worker processes;
+- ``memory``: ``simulate(jobs=2)``, every frame in memory (today's API, the baseline).
+
+    python benchmarks/bench_scale.py --games 10000 100000 --modes dask local memory
+
+Each line printed is JSON, so figures can be pasted into notes as measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+LINEUP = ["random"] * 4
+
+
+def child(mode: str, games: int, workers: int) -> dict[str, object]:
+    from musici.sim import simulate
+    from musici.sim.stream import simulate_to
+
+    out = tempfile.mkdtemp(prefix="musici-bench-")
+    try:
+        t0 = time.perf_counter()
+        if mode == "dask":
+            import distributed
+
+            with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                          dashboard_address=None) as cluster, \
+                    distributed.Client(cluster) as client:
+                t0 = time.perf_counter()  # the cluster's start-up is not the batch's
+                report = simulate_to(f"{out}/run", LINEUP, games, scheduler=client, progress=False)
+                played = report.played
+        elif mode == "local":
+            played = simulate_to(f"{out}/run", LINEUP, games, jobs=workers, progress=False).played
+        else:
+            played = len(simulate(LINEUP, games, jobs=workers, progress=False).games)
+        seconds = time.perf_counter() - t0
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"mode": mode, "games": games, "played": played, "seconds": round(seconds, 1),
+            "games_per_s": round(played / seconds, 1), "driver_peak_mb": round(peak_mb, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--modes", nargs="+", default=["dask", "memory"],
+                        choices=["dask", "local", "memory"])
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--child", nargs=2, metavar=("MODE", "GAMES"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(args.child[0], int(args.child[1]), args.workers)))
+        return
+    for games in args.games:
+        for mode in args.modes:
+            done = subprocess.run([sys.executable, __file__, "--child", mode, str(games),
+                                   "--workers", str(args.workers)],
+                                  capture_output=True, text=True, check=False)
+            line = done.stdout.strip().splitlines()[-1:] or [json.dumps(
+                {"mode": mode, "games": games, "error": done.stderr.strip()[-300:]})]
+            print(line[0], flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,296 @@
+"""Batches that stream to disk: workers write their frames chunk by chunk, the driver counts.
+
+:func:`simulate_to` plays a batch straight into a result directory (:mod:`musici.sim.store`):
+each worker builds the frames of its chunk and writes them as parquet parts, and sends the
+driver only the parts' names and a few counters per strategy. So the driver's memory does
+not grow with the number of games, and a run stopped by Ctrl-C or SIGTERM keeps every
+finished chunk as a partial result (``complete: false``) that :func:`resume` finishes, with
+the same final frames as an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from musici.cards import CardSet
+from musici.rules import RuleSet
+from musici.sim.backends import chunk_size, default_jobs, died_record, iter_chunks, play_records
+from musici.sim.frames import build_frames
+from musici.sim.limits import Limits
+from musici.sim.records import GameRecord, GameTask, play_chunk
+from musici.sim.simulate import (
+    SimulationError,
+    _Bar,
+    as_cards,
+    as_limits,
+    as_rules,
+    check_jobs,
+    check_lineup,
+    dispatch,
+    iter_tasks,
+    lineup_labels,
+)
+from musici.sim.stats import wilson_interval
+from musici.sim.store import ChunkDone, ResultWriter, write_part
+from musici.strategies.registry import StrategySpec
+
+STREAM_CHUNK = 256  # games per part at most: fewer files, and a Ctrl-C loses little
+CHECKPOINT_SECONDS = 5.0  # how often a run notes its progress for a resume after SIGKILL
+
+
+def _ranges(indices: Iterable[int]) -> list[list[int]]:
+    out: list[list[int]] = []
+    for i in sorted(indices):
+        if out and out[-1][1] == i:
+            out[-1][1] = i + 1
+        else:
+            out.append([i, i + 1])
+    return out
+
+
+def records_to_parts(records: Sequence[GameRecord], chunk: Sequence[GameTask], root: str,
+                     with_events: bool) -> ChunkDone:
+    frames = build_frames(records, [t.entry for t in chunk], with_events=with_events)
+    first = chunk[0].index
+    done = ChunkDone(first, chunk[-1].index + 1, ranges=_ranges(t.index for t in chunk))
+    for name, frame in frames.items():
+        part = write_part(root, name, first, frame)
+        if part is not None:
+            done.parts.append(part)
+    done.failed = len(frames["errors"])
+    done.games = len(frames["games"])
+    done.errors = frames["errors"].error.head(10).tolist()
+    players = frames["players"]
+    if len(players):
+        grouped = players.assign(fame2=players.fame * players.fame).groupby("strategy")
+        sums = grouped[["win", "fame", "fame2", "money"]].sum()
+        sizes = grouped.size()
+        for strategy, row in sums.iterrows():
+            done.counts[str(strategy)] = [float(sizes[strategy]), float(row.win), float(row.fame),
+                                          float(row.fame2), float(row.money)]
+    return done
+
+
+def write_chunk(chunk: list[GameTask], limits: Limits, *, root: str, with_events: bool
+                ) -> ChunkDone:
+    """Worker side: play a chunk and write its frames as parts under ``root``."""
+    return records_to_parts(play_chunk(chunk, limits), chunk, root, with_events)
+
+
+class _WriteChunk:
+    """A picklable ``work`` for the back ends (module-level class, no closure)."""
+
+    def __init__(self, root: str, with_events: bool) -> None:
+        self.root, self.with_events = root, with_events
+
+    def __call__(self, chunk: list[GameTask], limits: Limits) -> ChunkDone:
+        return write_chunk(chunk, limits, root=self.root, with_events=self.with_events)
+
+
+@dataclass
+class BatchReport:
+    """What a streamed batch leaves in memory: counters, not frames."""
+
+    directory: Path
+    games: int  # asked for
+    played: int = 0  # finished without error
+    failed: int = 0
+    complete: bool = True
+    counts: dict[str, list[float]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)  # the first few
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def add(self, done: ChunkDone) -> None:
+        self.played += done.games
+        self.failed += done.failed
+        for strategy, values in done.counts.items():
+            mine = self.counts.setdefault(strategy, [0.0] * 5)
+            for i, v in enumerate(values):
+                mine[i] += v
+        if len(self.errors) < 10:
+            self.errors.extend(done.errors[:10 - len(self.errors)])
+
+    def summary(self, level: float = 0.95) -> pd.DataFrame:
+        """The same table as :meth:`SimulationResult.summary`, from the counters."""
+        from statistics import NormalDist
+
+        z = NormalDist().inv_cdf(0.5 + level / 2)
+        rows = []
+        for strategy in sorted(self.counts):
+            n, wins, fame, fame2, money = self.counts[strategy]
+            low, high = wilson_interval(wins, int(n), level)
+            mean = fame / n
+            half = z * math.sqrt(max(0.0, fame2 - n * mean * mean) / (n - 1) / n) if n > 1 else math.nan
+            rows.append({"strategy": strategy, "seats_played": int(n), "wins": wins,
+                         "win_rate": wins / n, "win_low": low, "win_high": high,
+                         "mean_fame": mean, "fame_low": mean - half, "fame_high": mean + half,
+                         "mean_money": money / n})
+        return pd.DataFrame(rows)
+
+
+def simulate_to(
+    directory: str | Path,
+    players: Sequence[StrategySpec] | str = ("random", "random", "random", "random"),
+    games: int = 100,
+    *,
+    seed: int = 0,
+    rules: RuleSet | Mapping[str, Any] | None = None,
+    cards: CardSet | str | Path | None = None,
+    rotate: bool = True,
+    events: bool = False,
+    jobs: int | None = None,
+    scheduler: Any = None,
+    progress: bool | None = None,
+    limits: Limits | Mapping[str, Any] | None = None,
+    overwrite: bool = False,
+) -> BatchReport:
+    """:func:`musici.simulate` straight into a result directory, streaming (see the module).
+
+    Read the frames back with :meth:`SimulationResult.read_parquet`. A Ctrl-C (or SIGTERM,
+    in the ``musici`` command) leaves a partial result and raises ``KeyboardInterrupt``;
+    :func:`resume` finishes it.
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SimulationError(f"games must be a positive integer, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise SimulationError(f"seed must be a non-negative integer, got {seed!r}")
+    lineup = check_lineup(players)
+    rule_set, card_set, limit_set = as_rules(rules), as_cards(cards), as_limits(limits)
+    config = {
+        "players": list(lineup_labels(lineup)), "games": games, "seed": seed,
+        "rules": rule_set.non_default(), "cards": card_set.name,
+        "cards_fingerprint": card_set.fingerprint, "rotate": rotate, "events": events,
+        "cards_path": os.path.abspath(cards) if isinstance(cards, str | Path) else None,
+        "limits": {k: getattr(limit_set, k) for k in ("decision_seconds", "game_seconds",
+                                                      "memory_mb")},
+    }
+    writer = ResultWriter(directory, config, overwrite=overwrite)
+    return _run(writer, lineup, rule_set, card_set, limit_set, config, jobs=jobs,
+                scheduler=scheduler, progress=progress)
+
+
+def resume(directory: str | Path, *, jobs: int | None = None, scheduler: Any = None,
+           progress: bool | None = None) -> BatchReport:
+    """Finish a partial result left by a stopped :func:`simulate_to` (same final frames).
+
+    Also after the driver was killed outright (SIGKILL, power cut): the run then goes on from
+    the last checkpoint its temporary directory holds (written every few seconds).
+    """
+    writer = ResultWriter(directory, None, resume=True)
+    try:
+        config = writer.config
+        cards: Any = config.get("cards_path")
+        card_set = as_cards(cards)
+        if card_set.fingerprint != config["cards_fingerprint"]:
+            raise SimulationError(f"the card set {cards} changed since the run started "
+                                  f"(fingerprint differs); cannot resume with other cards")
+        lineup = check_lineup(config["players"])
+        limits = as_limits({k: v for k, v in config.get("limits", {}).items() if v is not None})
+    except BaseException:
+        writer.abort()
+        raise
+    return _run(writer, lineup, as_rules(config["rules"]), card_set, limits, config, jobs=jobs,
+                scheduler=scheduler, progress=progress)
+
+
+def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, cards: CardSet,
+         limits: Limits, config: dict[str, Any], *, jobs: int | None, scheduler: Any,
+         progress: bool | None) -> BatchReport:
+    games, events = config["games"], config["events"]
+    report = BatchReport(writer.target, games, config=config)
+    try:
+        jobs = check_jobs(jobs, scheduler)
+        n_before = sum(b - a for a, b in writer.done_before)
+        before = writer.previous.get("counters", {})
+        report.played, report.failed = before.get("played", 0), before.get("failed", 0)
+        report.counts = {k: list(v) for k, v in before.get("counts", {}).items()}
+        report.errors = list(before.get("errors", []))
+        todo = _missing(writer.done_before, games)
+        tasks = iter_tasks(lineup, games, config["seed"], rotate=config["rotate"], rules=rules,
+                           cards=cards, events=events, indices=todo)
+        workers = max(1, default_jobs() if jobs is None else jobs)
+        size = chunk_size(games - n_before, workers, cap=STREAM_CHUNK)
+        bar = _Bar(games - n_before, progress, "musici")
+        root = str(writer.temp)
+
+        last = [time.monotonic()]
+
+        def on_done(chunk: list[GameTask], done: ChunkDone | list[GameRecord]) -> None:
+            if not isinstance(done, ChunkDone):  # from Dask: records, written here
+                done = records_to_parts(done, chunk, root, events)
+            writer.add(done)
+            report.add(done)
+            bar(len(chunk))
+            if time.monotonic() - last[0] >= CHECKPOINT_SECONDS:
+                _counters(writer, report)
+                writer.checkpoint()
+                last[0] = time.monotonic()
+
+        def on_died(task: GameTask, how: str) -> None:
+            on_done([task], [died_record(task, how)])
+
+        # Local workers write their own parts; Dask workers may be on other machines, so
+        # they send records back and the driver writes (a few chunks in flight at a time).
+        work: Any = _WriteChunk(root, events) if scheduler is None else play_records
+        try:
+            dispatch(iter_chunks(tasks, size), work, n_games=games,
+                     jobs=jobs, scheduler=scheduler, limits=limits, lineups=[lineup],
+                     on_done=on_done, on_died=on_died)
+        finally:
+            bar.close()
+    except KeyboardInterrupt:
+        report.complete = False
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:  # a second Ctrl-C must not cut the partial result's manifest short
+            _finish(writer, report)
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
+        raise Stopped(report) from None
+    except BaseException:
+        writer.abort()
+        raise
+    _finish(writer, report)
+    return report
+
+
+def _missing(done: list[list[int]], games: int) -> Iterator[int]:
+    """The game indices not in the ``done`` ranges, lazily."""
+    start = 0
+    for a, b in sorted(done):
+        yield from range(start, a)
+        start = max(start, b)
+    yield from range(start, games)
+
+
+def _counters(writer: ResultWriter, report: BatchReport) -> None:
+    writer.extra["counters"] = {"played": report.played, "failed": report.failed,
+                                "counts": {k: list(v) for k, v in report.counts.items()},
+                                "errors": list(report.errors)}
+
+
+def _finish(writer: ResultWriter, report: BatchReport) -> None:
+    _counters(writer, report)
+    writer.finish(complete=report.complete)
+
+
+class Stopped(KeyboardInterrupt):
+    """A streamed batch stopped by Ctrl-C or SIGTERM; ``report`` says what was kept."""
+
+    def __init__(self, report: BatchReport) -> None:
+        super().__init__(f"stopped after {report.played + report.failed} of {report.games} games")
+        self.report = report
+
+
+__all__ = ["BatchReport", "Stopped", "resume", "simulate_to"]

@@ -1,0 +1,60 @@
+"""Dask: a wrong or refused address fails fast and clearly; streaming and limits work there too."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from musici.sim import SimulationResult, simulate
+from musici.sim.backends import connect
+from musici.sim.stream import simulate_to
+
+distributed = pytest.importorskip("distributed")
+
+
+def test_a_refused_port_fails_at_once() -> None:
+    t0 = time.monotonic()
+    with pytest.raises(ValueError, match=r"cannot reach a Dask scheduler at tcp://127\.0\.0\.1:1"):
+        connect("tcp://127.0.0.1:1", timeout=10)
+    assert time.monotonic() - t0 < 5  # not the whole timeout
+
+
+def test_a_service_that_is_not_dask_times_out_clearly() -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    address = f"tcp://127.0.0.1:{server.server_address[1]}"
+    try:
+        with pytest.raises(ValueError, match=r"within 2 s .*is it the scheduler's port"):
+            connect(address, timeout=2)
+    finally:
+        server.shutdown()
+
+
+def looping(view, decision):
+    while view.seat == 0 and view.month == 2:
+        pass
+    return decision.random_answer(view.rng)
+
+
+@pytest.mark.slow
+def test_streaming_and_limits_on_a_dask_cluster(tmp_path: Path) -> None:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        report = simulate_to(tmp_path / "run", ["greedy", "random", "random"], games=9, seed=2,
+                             scheduler=client, events=True, progress=False)
+        limited = simulate([looping, "random", "random"], games=3, seed=1, scheduler=client,
+                           limits={"decision_seconds": 0.3}, progress=False)
+    local = simulate(["greedy", "random", "random"], games=9, seed=2, jobs=1, events=True,
+                     progress=False)
+    back = SimulationResult.read_parquet(tmp_path / "run")
+    assert report.played == 9 and back.complete
+    for name in SimulationResult.frames:
+        pd.testing.assert_frame_equal(getattr(back, name), getattr(local, name), obj=name)
+    assert limited.errors.game.tolist() == [0]
+    assert "0.3 s per decision" in limited.errors.error.iloc[0]

@@ -1,0 +1,88 @@
+"""Saves survive a full disk and a kill -9 mid-write: the old save or the new one, never a mix."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from musici import Game
+from musici.atomic import TEMP_PREFIX, write_bytes
+from musici.persistence import dumps, load
+from musici.strategies import random_strategy
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 200 KB tmpfs (needs root and mount); skipped, saying why, where it cannot be mounted."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.strip() or done.returncode}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def fill(directory):
+    with open(directory / "filler", "wb", buffering=0) as f, pytest.raises(OSError):
+        while True:
+            f.write(b"x" * 4096)
+            f.flush()
+
+
+def test_full_disk_keeps_the_previous_save(small_disk):
+    first = Game(seed=1).play([random_strategy] * 4, max_steps=40)
+    path = small_disk / "game.json"
+    first.save(path)
+    fill(small_disk)
+    second = Game(seed=2).play([random_strategy] * 4)
+    with pytest.raises(OSError):
+        second.save(path)
+    assert dumps(load(path)) == dumps(first)
+    assert [p.name for p in small_disk.iterdir() if p.name.startswith(TEMP_PREFIX)] == []
+
+
+def test_failed_write_removes_its_temporary_file(tmp_path):
+    target = tmp_path / "x.bin"
+    target.write_bytes(b"old")
+    with pytest.raises(TypeError):
+        write_bytes(target, object())  # type: ignore[arg-type]  # fails mid-write
+    assert target.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.bin"]
+
+
+SAVER = textwrap.dedent("""
+    import sys
+    from musici import Game
+    from musici.strategies import random_strategy
+    games = [Game(seed=s).play([random_strategy] * 4) for s in (1, 2)]
+    print("ready", flush=True)
+    i = 0
+    while True:
+        games[i % 2].save(sys.argv[1])
+        i += 1
+""")
+
+
+def test_kill_9_during_saves_leaves_a_whole_save(tmp_path):
+    path = tmp_path / "game.json"
+    expected = {dumps(Game(seed=s).play([random_strategy] * 4)) for s in (1, 2)}
+    rng = random.Random(13)
+    for _ in range(4):
+        proc = subprocess.Popen([sys.executable, "-c", SAVER, str(path)], stdout=subprocess.PIPE,
+                                text=True)
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.05, 0.4))
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        assert dumps(load(path)) in expected
