@@ -33,3 +33,20 @@ def test_bad_options_are_clear_errors(capsys):
     assert "3 or 4 players" in capsys.readouterr().err
     assert main(["play", "--cards", "/nonexistent.json"]) == 2
     assert "cannot read card set file" in capsys.readouterr().err
+
+
+def test_help_of_the_command_and_of_every_subcommand_prints():
+    # A stray "%" in a help text crashes argparse's --help (it formats help with %).
+    import argparse
+    import contextlib
+    import io
+
+    from musici.cli import _parser
+
+    parser = _parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for argv in ([], *([name] for name in sub.choices)):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as stop:
+            parser.parse_args([*argv, "--help"])
+        assert stop.value.code == 0 and "usage:" in out.getvalue(), argv

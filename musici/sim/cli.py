@@ -48,7 +48,7 @@ def _batch_options(p: argparse.ArgumentParser, *, players: bool = True) -> None:
 
 
 def add_commands(sub: Any) -> None:
-    sim = sub.add_parser("simulate", help="play many games and print win rates with 95% intervals")
+    sim = sub.add_parser("simulate", help="play many games and print win rates with 95%% intervals")
     _batch_options(sim)
     sim.add_argument("--events", action="store_true", help="also keep every event (large)")
     sim.add_argument("--out", default=None, help="write the frames as parquet into this directory "
