@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from musici.atomic import write_text
-from musici.cards import CardSet, parse_json, standard_cardset
+from musici.cards import CardSet, bundled_cardset, parse_json, standard_cardset
 from musici.decisions import IllegalAnswer, brief
 from musici.engine import Game, GameError
 from musici.rules import RuleOptionError, RuleSet
@@ -118,10 +118,11 @@ def game_from_dict(data: Any, cards: CardSet | None = None, source: str = "<memo
     extra = sorted(set(data) - set(fields))
     if extra:
         raise fail(f"unknown field(s): {', '.join(extra)}")
-    cards = cards if cards is not None else standard_cardset()
     meta = data["cardset"]
     if not isinstance(meta, dict) or not isinstance(meta.get("fingerprint"), str):
         raise fail("field 'cardset' must be an object with a 'fingerprint'")
+    if cards is None:  # the bundled set it was played with, current or past (revision 2)
+        cards = bundled_cardset(meta["fingerprint"]) or standard_cardset()
     if meta["fingerprint"] != cards.fingerprint:
         raise fail(f"card set mismatch: the game was played with {brief(meta.get('name'), 60)} "
                    f"(fingerprint {meta['fingerprint'][:12]}…), not {cards.name!r} "
@@ -129,7 +130,7 @@ def game_from_dict(data: Any, cards: CardSet | None = None, source: str = "<memo
     if not isinstance(data["rules"], dict):
         raise fail("field 'rules' must be an object of rule options")
     try:
-        rules = RuleSet.from_options(data["rules"])
+        rules = RuleSet.from_saved(data["rules"])  # options newer than the file: its reading
     except (RuleOptionError, ValueError) as exc:  # ValueError: int("²") in a numeric option
         raise fail(f"field 'rules': {_line(exc)}") from None
     answers = data["answers"]

@@ -139,24 +139,7 @@ def test_old_save_would_change_meaning_under_todays_defaults(name):
     assert _outcome(game) != expected
 
 
-@pytest.mark.parametrize("name", OLD_SAVES)
-def test_old_save_loads_with_the_wiring_persistence_needs(name, monkeypatch):
-    # What musici/persistence.py must do (issue 10): read rules with RuleSet.from_saved and,
-    # when no card set is given, take the bundled set with the saved fingerprint.
-    import musici.persistence as P
-    from musici.cards import bundled_cardset
-
-    class Rules:
-        from_options = staticmethod(RuleSet.from_saved)
-    monkeypatch.setattr(P, "RuleSet", Rules)
-    data, expected = _old(name)
-    game = P.load(DATA / f"{name}.json", cards=bundled_cardset(data["cardset"]["fingerprint"]))
-    assert _outcome(game) == expected  # version 2: its check digest matched too
-
-
-@pytest.mark.xfail(strict=True, raises=SaveFileError,
-                   reason="persistence.py does not yet call RuleSet.from_saved and "
-                          "cards.bundled_cardset (issue 10: the lead wires it)")
+@pytest.mark.rules("P2.3", "P4.3", "END.7")
 @pytest.mark.parametrize("name", OLD_SAVES)
 def test_old_save_loads_as_is(name):
     _, expected = _old(name)
