@@ -12,6 +12,7 @@ import pytest
 from musici.analysis.palette import strategy_colour
 from musici.analysis.whatif import combine_results, effects_figure, flags_table
 from musici.ruletext import rule_text
+from musici.sim import SimulationResult
 from musici.sim.compare import compare, paired_effects
 from musici.widgets import Workbench
 from musici.widgets.workbench import ruling_html
@@ -95,11 +96,12 @@ def test_workbench_run_fills_results_and_is_deterministic(tmp_path):
     again = small().run()
     pd.testing.assert_frame_equal(comparison.variant.players, again.variant.players)
     written = bench.export(tmp_path / "out")
-    assert (tmp_path / "out" / "variant" / "players.parquet").is_file()
+    variant = SimulationResult.read_parquet(tmp_path / "out" / "variant")  # checked by its manifest
+    pd.testing.assert_frame_equal(variant.players, comparison.variant.players)
     assert pd.read_parquet(tmp_path / "out" / "effects.parquet").shape == comparison.effects.shape
     assert (tmp_path / "out" / "effects.html").stat().st_size > 1000
     assert (tmp_path / "out" / "plotly.min.js").is_file()  # figures open offline
-    assert len(written) == 7
+    assert len(written) == 8  # two arms, effects, flags, plotly.js, three figures
 
 
 def test_workbench_shows_a_bad_card_file_in_its_status(tmp_path):

@@ -32,6 +32,7 @@ import plotly.graph_objects as go
 
 from musici.analysis.trajectories import fan_chart
 from musici.analysis.whatif import clear_effect, combine_results, effects_figure, flags_table
+from musici.atomic import write_bytes, write_text
 from musici.cards import CardSet, load_cardset
 from musici.rules import RULE_OPTIONS, RuleSet
 from musici.ruletext import UnknownRuleError, rule_text
@@ -366,12 +367,17 @@ class Workbench:
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         written = [c.base.to_parquet(out / "base"), c.variant.to_parquet(out / "variant")]
-        c.effects.to_parquet(out / "effects.parquet", index=False)
-        self.flags.to_parquet(out / "flags.parquet", index=False)
+        # Each file replaced atomically (temp, fsync, rename): an old export stays whole.
+        write_bytes(out / "effects.parquet", c.effects.to_parquet(index=False))
+        write_bytes(out / "flags.parquet", self.flags.to_parquet(index=False))
         written += [out / "effects.parquet", out / "flags.parquet"]
+        from plotly.offline import get_plotlyjs
+
+        write_text(out / "plotly.min.js", get_plotlyjs())  # the figures load it from beside them
+        written.append(out / "plotly.min.js")
         for name, fig in self.figures.items():
             path = out / f"{name}.html"
-            go.Figure(fig).write_html(path, include_plotlyjs="directory")
+            write_text(path, go.Figure(fig).to_html(include_plotlyjs="directory"))
             written.append(path)
         return written
 
