@@ -34,8 +34,8 @@ from musici.strategies.search import _award_shares
 from musici.views import PlayerView
 
 # The rulings that a concert's outcome reads (scoring.concert_outcome and what it calls);
-# test_concert_rulings_are_the_ones_scoring_reads keeps this list honest.
-CONCERT_RULINGS = ("RULING-STYLE", "RULING-RESTORE-GOOD", "RULING-LINEAGE", "RULING-ROUNDING")
+# test_concert_rulings_are_the_ones_scoring_reads keeps the list honest.
+CONCERT_RULINGS = scoring.CONCERT_RULINGS
 CONCERT_FUNCTIONS = (scoring.rate, scoring.restoration, scoring.restoration_bonus,
                      scoring.tour_result, scoring.concert_outcome)
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
+from typing import NamedTuple
 
 from musici import economy as E
 from musici import rating as R
@@ -27,15 +29,18 @@ STYLE_PREFERENCE: tuple[str, ...] = ("modern", "authentic")
 NO_LIMIT = 99  # a tour holds any number of orchestras (P4.CONCERT.2)
 HIRE_MARGIN = 50  # G the planner keeps back when it plans hires (a bot preference)
 # A lineup is a pure function of its key, which holds every input by value (the card, each
-# performer's style, part and markers, the restoration, the rule options), so one process
-# may play any card sets and rule sets in any order and get the same answers (issue 9).
+# performer's style, part and markers, the restoration, the rulings a concert reads), so one
+# process may play any card sets and rule sets in any order and get the same answers
+# (issue 9).
 _LINEUPS: dict[tuple[object, ...], Lineup | None] = {}
+_CONCERT_RULINGS = itemgetter(*scoring.CONCERT_RULINGS)
 _LINEUPS_MAX = 100_000
 _MISS = object()
 
 
-@dataclass(frozen=True, slots=True)
-class Performer:
+class Performer(NamedTuple):
+    """An orchestra or virtuoso the planner can bring (a tuple: cheap to hash as a cache key)."""
+
     item: str
     style: str
     part: str
@@ -131,6 +136,8 @@ class Planner:
 
     # ------------------------------------------------------------------ ratings
     def _restoration(self, view: PlayerView, card: MusicCard) -> R.Restoration | None:
+        if card.kind != "discovery":  # RESTORE: only a discovery card (skips building view.me)
+            return None
         me = view.me
         return scoring.restoration(view.cards, view.rules, card, me.played, me.permanent)
 
@@ -139,7 +146,7 @@ class Planner:
         """The best orchestras for ``card`` (RATE: only totals and the presence of each
         required part count, so any part fills a gap, P4.CONCERT.3 one style only)."""
         capacity = min(capacity, len(pool))
-        key = (card, capacity, media, tuple(pool), restore, tuple(view.rules.options.items()))
+        key = (card, capacity, media, tuple(pool), restore, _CONCERT_RULINGS(view.rules.options))
         hit = _LINEUPS.get(key, _MISS)
         if hit is not _MISS:
             return hit  # type: ignore[return-value]
