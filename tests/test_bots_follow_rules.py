@@ -128,11 +128,14 @@ def _play_and_check(rules: RuleSet, cards: CardSet, seed: int) -> int:
     bots = {n: BOTS[n]() for n in names}
     game = Game(players=4, seed=seed, rules=rules, cards=cards)
     checked = 0
+    plans: dict[int, Any] = {}  # seat -> the month plan of a planner choosing its card
     while game.decision is not None:
         d = game.decision
         seated = names[d.player]
         bot = bots[seated][0]
         view = game.view(d.player)
+        if d.kind == "concert_card" and isinstance(bot, Planner):
+            plans[d.player] = bot.plan_for_concert(view)
         if d.kind != "concert_orchestras":
             game.answer(bot(view, d))
             continue
@@ -146,6 +149,12 @@ def _play_and_check(rules: RuleSet, cards: CardSet, seed: int) -> int:
                            where)
         forecast = bots[seated][1](view, d)
         event = _concert_of(game, bot(view, d))
+        plan = plans.pop(d.player, None)
+        if plan is not None and plan.card == event["card"] and sorted(plan.lineup.items) \
+                == sorted(event["orchestras"]):  # the month plan (options()) predicted it too
+            assert (plan.lineup.level, plan.concert_fame, plan.income) == (
+                event["rating"], event["fame"], event["income"]), f"{seated} plan: {where}"
+            SEEN[seated, "month plan"] += 1
         assert forecast is not None and sorted(forecast.items) == sorted(event["orchestras"]), \
             f"{seated} did not bring the orchestras it forecast: {where}"
         _check(seated, forecast, event, cards, where)
@@ -184,6 +193,8 @@ def test_the_checks_covered_every_part_of_a_concert():
         for what in ("restoration bonus", "academic tour", "commercial tour",
                      "judged in the other style"):
             assert SEEN[name, what] > 0, f"no {what} in {name}'s checked concerts: {SEEN}"
+        if name != "greedy":
+            assert SEEN[name, "month plan"] > 0, f"no month plan of {name} checked: {SEEN}"
 
 
 @pytest.mark.rules("END.1", "END.2", "END.3", "END.4", "END.6", "END.7", "RULING-END-CARDS")
