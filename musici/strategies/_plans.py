@@ -50,19 +50,12 @@ class Performer(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Lineup:
-    """The orchestras for a card and the engine's outcome for them before any tour."""
+    """The orchestras for a card and what :func:`musici.scoring.concert_outcome` gives them
+    before any tour (only the two numbers kept: thousands of these are memoised)."""
 
     items: tuple[str, ...]
-    outcome: scoring.ConcertOutcome  # scoring.concert_outcome with venue=None
-
-    @property
-    def level(self) -> str:
-        return self.outcome.rating.level
-
-    @property
-    def base_fame(self) -> int:
-        """Card fame plus restoration bonus, after the RESTORE.4 cap (before P3.TOUR)."""
-        return self.outcome.total
+    level: str  # the rating (RATE, RULING-STYLE)
+    base_fame: int  # card fame plus restoration bonus after the RESTORE.4 cap, before P3.TOUR
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +174,7 @@ class Planner:
                 # RATE (RULING-STYLE), RESTORE.1-4: the engine's own arithmetic
                 out = scoring.concert_outcome(card, style, brought, marks, rules=view.rules,
                                               venue=None, media=media, restore=restore)
-                cand = Lineup(tuple(p.item for p in chosen), out)
+                cand = Lineup(tuple(p.item for p in chosen), out.rating.level, out.total)
                 if best is None or cand.base_fame > best.base_fame:
                     best = cand
         return best

@@ -32,7 +32,8 @@ def _pick(view: PlayerView, card: MusicCard, items: list[str], style: str,
           capacity: int) -> tuple[list[str], scoring.ConcertOutcome | None]:
     """Orchestras of ``style`` to bring for ``card`` and the engine's outcome for them at
     this seat's venue (RATE under RULING-STYLE, RESTORE, the RESTORE.4 cap, P3.TOUR)."""
-    markers = dict(view.me.markers)
+    me = view.me
+    markers = dict(me.markers)
     need_i, need_v = card.requirement(style)
     pool = sorted((i for i in items if _style_of(view, i) == style),
                   key=lambda i: markers.get(i, 0))
@@ -45,7 +46,6 @@ def _pick(view: PlayerView, card: MusicCard, items: list[str], style: str,
         chosen = pool[:1]
     if not chosen:
         return [], None
-    me = view.me
     _, brought, marks = scoring.lineup(view.cards, chosen, markers)
     restore = scoring.restoration(view.cards, view.rules, card, me.played, me.permanent)
     out = scoring.concert_outcome(card, style, brought, marks, rules=view.rules, venue=me.venue,
