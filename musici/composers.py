@@ -9,7 +9,6 @@ import networkx as nx
 
 ERAS: tuple[str, ...] = ("baroque", "classical", "romantic")
 GROUPS: tuple[str, ...] = ("german-austrian", "italian", "french", "other")
-SCORED_GROUPS: tuple[str, ...] = ("german-austrian", "italian", "french")
 
 
 @dataclass(frozen=True, slots=True)

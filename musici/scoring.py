@@ -17,8 +17,12 @@ from typing import Protocol
 from musici import economy as E
 from musici import rating as R
 from musici.cards import STYLES, CardSet, MusicCard
-from musici.composers import SCORED_GROUPS
 from musici.rules import RuleSet
+
+# The rulings a concert's outcome reads (rate, restoration, restoration_bonus, tour_result):
+# a cache of outcomes keys on their values (tests/test_bots_follow_rules.py checks the list).
+CONCERT_RULINGS: tuple[str, ...] = ("RULING-STYLE", "RULING-RESTORE-GOOD", "RULING-LINEAGE",
+                                    "RULING-ROUNDING")
 
 
 def rate(card: MusicCard, style: str, brought: tuple[int, int], markers: int, *,
@@ -57,6 +61,14 @@ def tour_result(fame: int, income: int, venue: str | None, rules: RuleSet) -> tu
     return fame, R.scale(income, inum, iden, unit=E.MONEY_UNIT, away_from_zero=away)
 
 
+def restoration_bonus(restore: R.Restoration, level: str, rules: RuleSet) -> int:
+    """RESTORE.3 RULING-RESTORE-GOOD: the bonus of ``restore`` for a concert rated ``level``
+    (the whole bonus needs a good rating, or only its composer/lineage part); before the
+    RESTORE.4 cap."""
+    return restore.bonus(good=level == R.GOOD, lineage_only_needs_good=rules.options[
+        "RULING-RESTORE-GOOD"] == "lineage-good-only")
+
+
 @dataclass(frozen=True, slots=True)
 class ConcertOutcome:
     """Everything a concert yields (P4.CONCERT.4), with the parts that explain it."""
@@ -83,11 +95,7 @@ def concert_outcome(card: MusicCard, style: str, brought: tuple[int, int], marke
     restored = restore is None or restore.found
     rated = rate(card, style, brought, markers, rules=rules, restored=restored, media=media)
     card_fame = card.fame[R.FAME_INDEX[rated.level]]  # RATE.FAME
-    bonus = 0
-    if restore is not None:  # RESTORE.3
-        bonus = restore.bonus(good=rated.level == R.GOOD,
-                              lineage_only_needs_good=rules.options["RULING-RESTORE-GOOD"]
-                              == "lineage-good-only")
+    bonus = 0 if restore is None else restoration_bonus(restore, rated.level, rules)
     total = card_fame + bonus
     capped = restore is not None and total > E.RESTORE_CAP  # RESTORE.4
     if capped:
@@ -144,7 +152,7 @@ def end_awards(cards: CardSet, rules: RuleSet, players: Sequence[Holdings]) -> l
     tallies: list[tuple[str, str, int, list[int]]] = []
     for era, points in E.ERA_AWARDS.items():  # END.1
         tallies.append((era, "END.1", points, [sum(c.era == era for c in cs) for cs in counted]))
-    for group in SCORED_GROUPS:  # END.2
+    for group in E.NATIONALITY_AWARDS:  # END.2: the three scored groups, not "other"
         tallies.append((group, "END.2", E.NATIONALITY_AWARDS[group],
                         [sum(cards.composers[c.composer].group == group for c in cs)
                          for cs in counted]))

@@ -3,7 +3,8 @@
 A concert is taken apart condition by condition (RATE, RESTORE, P3.TOUR, P4.CONCERT.4);
 payments, fame changes, markers and awards name the rule that caused them. The numbers come
 from the event itself; restoration is recomputed with the engine's own
-:func:`musici.rating.restoration` and checked against what the event recorded.
+:func:`musici.scoring.restoration` and checked against what the event recorded; every price
+or amount quoted in a line is read from :mod:`musici.economy`.
 
 Example::
 
@@ -25,12 +26,13 @@ from typing import Any
 
 import networkx as nx
 
+from musici import economy as E
 from musici import rating as R
+from musici import scoring
 from musici.cards import SPECIAL_NAMES, CardSet, MusicCard
 from musici.describe import card_name, describe_event
 from musici.events import Event
 from musici.rules import RuleSet
-from musici.state import HALLS, TOURS
 
 PAYMENT_KINDS: tuple[str, ...] = ("pay", "income", "unpaid", "fame", "marker", "award",
                                   "marker_penalty")
@@ -55,6 +57,15 @@ class Line:
 
 
 # ---------------------------------------------------------------------------- helpers
+def _per_style(amounts: Any) -> str:
+    """"100 G modern, 150 G authentic" from an economy table by style."""
+    return ", ".join(f"{amounts[s]} G {s}" for s in sorted(amounts, key=amounts.__getitem__))
+
+
+def _actions(n: int) -> str:
+    return "one action" if n == 1 else f"{n} actions"
+
+
 def _musicians(pair: tuple[int, int] | list[int]) -> str:
     return f"{pair[0] * 10} instrumentalists + {pair[1] * 10} singers"
 
@@ -139,7 +150,8 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, 
     (P5.8) shows the actual change, read from the seat's following fame event."""
     if event.kind != "concert":
         raise ValueError(f"explain_concert needs a 'concert' event, got {event.kind!r}")
-    opts = _rules(rules).options
+    rules = _rules(rules)
+    opts = rules.options
     d = event.data
     card = cards.music[d["card"]]
     composer = cards.composers[card.composer]
@@ -181,8 +193,9 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, 
         else:
             performers.append(f"{SPECIAL_NAMES.get(item, item)} [{item}] (virtuoso)")
     capacity = ""
-    if d["venue"] in HALLS:
-        capacity = f"; the {_area(d['venue'])} holds {HALLS[d['venue']][1] * 10} musicians"
+    held = E.capacity(d["venue"]) if d["venue"] is not None else None
+    if held is not None:
+        capacity = f"; the {_area(d['venue'])} holds {held * 10} musicians"
     lines.append(Line(
         f"Brought {_musicians(brought)} ({have * 10} of {need * 10} required): "
         f"{', '.join(performers)}; {d['markers']} dissent marker(s) on stage{capacity}",
@@ -240,15 +253,16 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, 
 
     total = d["card_fame"]
     if d.get("restoration") is not None:
-        lines.extend(_explain_restoration(event, cards, card, opts))
+        lines.extend(_explain_restoration(event, cards, card, rules))
         rest = d["restoration"]
         total = d["card_fame"] + rest["bonus"]
+        cap = E.RESTORE_CAP
         if rest["capped"]:
-            lines.append(Line(f"Card fame + restoration = {total} > 10: a discovery card gives "
-                              "at most 10", "RESTORE.4"))
-            total = 10
+            lines.append(Line(f"Card fame + restoration = {total} > {cap}: a discovery card "
+                              f"gives at most {cap}", "RESTORE.4"))
+            total = cap
         elif rest["bonus"]:
-            lines.append(Line(f"Card fame + restoration = {total} (at most 10)", "RESTORE.4"))
+            lines.append(Line(f"Card fame + restoration = {total} (at most {cap})", "RESTORE.4"))
 
     lines.extend(_explain_tour(d, card, total, opts))
     lines.extend(_concert_fame_lines(event, opts, events))
@@ -257,16 +271,18 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, 
 
 
 def _explain_restoration(event: Event, cards: CardSet, card: MusicCard,
-                         opts: Any) -> list[Line]:
+                         rules: RuleSet) -> list[Line]:
     rest = event.data["restoration"]
+    opts = rules.options
     me = cards.composers[card.composer]
     recorded = [tuple(m) for m in rest["matches"]]
     pioneer_ids = {"P5", "P6"}
     matched_cards = [m[0] for m in recorded if m[0] not in pioneer_ids]
-    pioneer = any(m[0] in pioneer_ids for m in recorded)
-    any_depth = opts["RULING-LINEAGE"] == "any-depth"
-    # The engine's own function, over the cards the event says matched.
-    again = R.restoration(cards, card, matched_cards, pioneer=pioneer, lineage_any_depth=any_depth)
+    pioneers = [m[0] for m in recorded if m[0] in pioneer_ids]
+    # The engine's own function, over the cards the event says matched (RESTORE.5: the
+    # pioneer card it recorded stands for the permanent card the player held).
+    again = scoring.restoration(cards, rules, card, matched_cards, pioneers)
+    assert again is not None  # a concert event with a restoration is a discovery card
     lines: list[Line] = []
     if not recorded:
         lines.append(Line(f"Restoration: no earlier played card shares {me.name}'s nationality "
@@ -295,7 +311,7 @@ def _explain_restoration(event: Event, cards: CardSet, card: MusicCard,
                               f"{_lineage_path(cards, them.id, me.id)}", "RESTORE.2"))
     lineage_only = opts["RULING-RESTORE-GOOD"] == "lineage-good-only"
     good = event.data["rating"] == R.GOOD
-    bonus = again.bonus(good=good, lineage_only_needs_good=lineage_only)
+    bonus = scoring.restoration_bonus(again, event.data["rating"], rules)
     points = sum(m.nationality_or_era + m.composer_or_lineage for m in again.matches)
     if bonus != rest["bonus"] or [m.card for m in again.matches] != [m[0] for m in recorded]:
         lines.append(Line(f"Note: with these rules the restoration would be +{bonus}; the game "
@@ -316,9 +332,9 @@ def _explain_restoration(event: Event, cards: CardSet, card: MusicCard,
 
 def _explain_tour(d: dict[str, Any], card: MusicCard, total: int, opts: Any) -> list[Line]:
     venue = d["venue"]
-    if venue not in TOURS:
+    if venue not in E.TOURS:
         return [Line(f"In the {_area(venue)}: no tour multiplier", "P3.HALL")]
-    _, _, (fn, fd), (inum, iden) = TOURS[venue]
+    _, _, (fn, fd), (inum, iden) = E.TOURS[venue]
     away = opts["RULING-ROUNDING"] == "away-from-zero"
     rounding = "away from zero" if away else "toward zero"
     lines: list[Line] = []
@@ -338,9 +354,9 @@ def _explain_tour(d: dict[str, Any], card: MusicCard, total: int, opts: Any) -> 
         exact_income = card.income * inum / iden
         lines.append(Line(f"Income {card.income} G ×{inum / iden:g} = {exact_income:g} G",
                           "P3.TOUR"))
-        if exact_income % 5:
-            lines.append(Line(f"{exact_income:g} G rounded {rounding} to 5 G: {d['income']} G",
-                              "P3.TOUR.4"))
+        if exact_income % E.MONEY_UNIT:
+            lines.append(Line(f"{exact_income:g} G rounded {rounding} to {E.MONEY_UNIT} G: "
+                              f"{d['income']} G", "P3.TOUR.4"))
     return lines
 
 
@@ -356,13 +372,14 @@ def _pay_lines(event: Event, cards: CardSet) -> list[Line]:
     elif rule == "P2.2":
         lines.append(Line(f"{head}: the winning media bid", rule))
     elif rule == "P4.HIRE.1":
-        lines.append(Line(f"{head}: hired a face-up orchestra (100 G modern, 150 G authentic)",
+        lines.append(Line(f"{head}: hired a face-up orchestra ({_per_style(E.HIRE_PRICE)})",
                           rule))
     elif rule == "P4.HIRE.2":
-        lines.append(Line(f"{head}: hired an orchestra away from its owner (its price, 50 G "
-                          "less with 2 markers)", rule))
+        lines.append(Line(f"{head}: hired an orchestra away from its owner (its price, "
+                          f"{E.POACH_DISCOUNT} G less with {E.MAX_MARKERS} markers)", rule))
     elif rule in ("P4.BUY.1", "P4.BUY.3"):
-        lines.append(Line(f"{head}: bought a face-up score card for 100 G ({reason})", rule))
+        lines.append(Line(f"{head}: bought a face-up score card for {E.SCORE_PRICE} G "
+                          f"({reason})", rule))
     elif rule == "P4.BUY.2":
         lines.append(Line(f"{head}: the agreed price of a card bought from another player",
                           rule))
@@ -372,18 +389,19 @@ def _pay_lines(event: Event, cards: CardSet) -> list[Line]:
         lines.append(Line(f"{head}: one month's salary to remove a dissent marker ({reason})",
                           rule))
     elif rule in ("P5.2", "P4.3") and not reason.startswith("salaries"):
-        full = HALLS[reason][0] if reason in HALLS else TOURS[reason][0] if reason in TOURS \
-            else None
+        full = E.HALLS[reason][0] if reason in E.HALLS else E.TOURS[reason][0] \
+            if reason in E.TOURS else None
         lines.append(Line(f"{head}: the {_area(reason)}" + (f" (costs {full} G)" if full else ""),
                           "P5.2"))
         if rule == "P4.3":
             lines.append(Line("No concert this month: half the venue cost", "P4.3"))
     elif rule in ("P5.3", "P4.3"):
-        lines.append(Line(f"{head}: {reason} (50 G modern, 100 G authentic a month)", "P5.3"))
+        lines.append(Line(f"{head}: {reason} ({_per_style(E.SALARY)} a month)", "P5.3"))
         if rule == "P4.3":
             lines.append(Line("No concert this month: half of every salary", "P4.3"))
     elif rule == "P5.4":
-        lines.append(Line(f"{head}: {reason} (50 G from fame 30, 100 G from fame 50)", rule))
+        steps = ", ".join(f"{amount} G from fame {fame}" for fame, amount in reversed(E.SURCHARGES))
+        lines.append(Line(f"{head}: {reason} ({steps})", rule))
     else:
         lines.append(Line(f"{head} ({reason})", rule))
     return lines
@@ -394,8 +412,9 @@ def _income_lines(event: Event) -> list[Line]:
     head = f"Receives {d['amount']} G → {d['money']} G"
     why = {
         "P5.1": "the concert's income (after any tour multiplier)",
-        "P4.4": "no concert and at most one action this month: 100 G from the bank",
-        "SPECIAL.P1": "Guarneri violin: 50 G in a month with a concert",
+        "P4.4": f"no concert and at most {_actions(E.IDLE_MAX_ACTIONS)} this month: "
+                f"{E.IDLE_BONUS} G from the bank",
+        "SPECIAL.P1": f"Guarneri violin: {E.GUARNERI_BONUS} G in a month with a concert",
     }.get(rule, d["reason"])
     return [Line(f"{head}: {why}", rule)]
 
@@ -407,9 +426,10 @@ def _fame_lines(event: Event) -> list[Line]:
         "P4.CONCERT.4": f"the {d['reason']}",
         "P5.2": f"commercial tour paid in fame ({d['reason']})",
         "P4.3": f"no concert: half a commercial tour's fame cost ({d['reason']})",
-        "RULING-UNPAID-VENUE": f"1 fame per started 50 G of venue cost not paid ({d['reason']})",
-        "SPECIAL.P2": "Stradivari cello: +1 fame in a month with a concert",
-        "SPECIAL.P7": "Journalist: +1 fame, alone in a hall or on a tour",
+        "RULING-UNPAID-VENUE": f"1 fame per started {E.UNPAID_VENUE_STEP} G of venue cost not "
+                               f"paid ({d['reason']})",
+        "SPECIAL.P2": f"Stradivari cello: +{E.STRADIVARI_FAME} fame in a month with a concert",
+        "SPECIAL.P7": f"Journalist: +{E.JOURNALIST_FAME} fame, alone in a hall or on a tour",
     }.get(rule, d["reason"])
     lines = [Line(f"{head}: {why}", rule)]
     if rule == "P4.3":
@@ -441,7 +461,7 @@ def _unpaid_lines(event: Event) -> list[Line]:
     if rule == "RULING-UNPAID-VENUE":
         if d.get("fame"):
             return [Line(f"Cannot pay {d['amount']} G of the venue: costs {d['fame']} fame "
-                         "(1 per started 50 G)", rule)]
+                         f"(1 per started {E.UNPAID_VENUE_STEP} G)", rule)]
         return [Line(f"Cannot pay {d['amount']} G of the venue: forgiven", rule)]
     return [Line(f"Cannot pay the {d['amount']} G fame surcharge: forgiven", rule)]
 

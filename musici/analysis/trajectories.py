@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from musici.analysis.palette import SEAT_COLOURS, strategy_colour
-from musici.engine import START_MONEY
+from musici.economy import START_MONEY
 from musici.state import PHASES
 
 if TYPE_CHECKING:

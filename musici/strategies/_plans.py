@@ -12,25 +12,35 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
+from typing import NamedTuple
 
+from musici import economy as E
 from musici import rating as R
+from musici import scoring
 from musici.cards import VIRTUOSOS, MusicCard
 from musici.decisions import Answer, Decision
-from musici.state import HALLS, TOURS
 from musici.views import PlayerView
 
-SCORE_PRICE = 100  # P4.BUY.1
-DISCOVER_PRICE = 200  # P4.DISCOVER.1
-IDLE_BONUS = 100  # P4.4
-AREAS_BY_SIZE = ("chapel", "university", "dome", "opera")
-STYLES = ("modern", "authentic")
-# Lineups are pure functions of card, pool, capacity, media and restoration: memoised.
+# The order in which the planner tries the two styles: on equal fame the first found wins,
+# so "modern" (cheaper orchestras) is a bot preference that breaks ties, not a rule
+# (the rules' styles are cards.STYLES).
+STYLE_PREFERENCE: tuple[str, ...] = ("modern", "authentic")
+NO_LIMIT = 99  # a tour holds any number of orchestras (P4.CONCERT.2)
+HIRE_MARGIN = 50  # G the planner keeps back when it plans hires (a bot preference)
+# A lineup is a pure function of its key, which holds every input by value (the card, each
+# performer's style, part and markers, the restoration, the rulings a concert reads), so one
+# process may play any card sets and rule sets in any order and get the same answers
+# (issue 9).
 _LINEUPS: dict[tuple[object, ...], Lineup | None] = {}
+_CONCERT_RULINGS = itemgetter(*scoring.CONCERT_RULINGS)
+_LINEUPS_MAX = 100_000
 _MISS = object()
 
 
-@dataclass(frozen=True, slots=True)
-class Performer:
+class Performer(NamedTuple):
+    """An orchestra or virtuoso the planner can bring (a tuple: cheap to hash as a cache key)."""
+
     item: str
     style: str
     part: str
@@ -40,10 +50,22 @@ class Performer:
 
 @dataclass(frozen=True, slots=True)
 class Lineup:
+    """The orchestras for a card and what :func:`musici.scoring.concert_outcome` gives them
+    before any tour (only the two numbers kept: thousands of these are memoised)."""
+
     items: tuple[str, ...]
-    level: str
-    base_fame: int  # card fame for the rating plus any restoration bonus (RATE.FAME, RESTORE)
-    restore_bonus: int
+    level: str  # the rating (RATE, RULING-STYLE)
+    base_fame: int  # card fame plus restoration bonus after the RESTORE.4 cap, before P3.TOUR
+
+
+@dataclass(frozen=True, slots=True)
+class ConcertForecast:
+    """A concert as a bot expects the engine to record it (P4.CONCERT.4)."""
+
+    items: tuple[str, ...]
+    rating: str
+    fame: int  # after the RESTORE.4 cap and P3.TOUR
+    income: int  # after P3.TOUR
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +80,8 @@ class Option:
     fame: int  # fame change: concert after P3.TOUR, minus a commercial tour's cost
     cash: int  # money change this month (income - rent - hires - salaries - buy)
     util: float
-
-
-def surcharge(fame: int) -> int:
-    """P5.4: salary surcharge above the bright lines of the fame track."""
-    return 100 if fame >= 50 else 50 if fame >= 30 else 0
+    concert_fame: int = 0  # the concert's own fame after P3.TOUR (the concert event's)
+    income: int = 0  # the concert's income after P3.TOUR (the concert event's)
 
 
 def performers(view: PlayerView, extra: Sequence[str] = ()) -> list[Performer]:
@@ -110,33 +129,21 @@ class Planner:
 
     # ------------------------------------------------------------------ ratings
     def _restoration(self, view: PlayerView, card: MusicCard) -> R.Restoration | None:
-        if card.kind != "discovery":
+        if card.kind != "discovery":  # RESTORE: only a discovery card (skips building view.me)
             return None
         me = view.me
-        pioneer = ("P5" if card.deck == "modern" else "P6") in me.permanent
-        return R.restoration(view.cards, card, me.played, pioneer=pioneer,
-                             lineage_any_depth=view.rules.options["RULING-LINEAGE"] == "any-depth")
-
-    def _rate(self, view: PlayerView, card: MusicCard, style: str, brought: tuple[int, int],
-              markers: int, restored: bool, media: bool) -> R.Rating:
-        if view.rules.options["RULING-STYLE"] == "best-of-card":
-            return R.best_style_rating(card, style, brought, markers, restored=restored,
-                                       media=media)
-        return R.rate_concert(card, style, brought, markers, restored=restored, media=media)
+        return scoring.restoration(view.cards, view.rules, card, me.played, me.permanent)
 
     def lineup(self, view: PlayerView, card: MusicCard, pool: Sequence[Performer], capacity: int,
                media: bool, restore: R.Restoration | None = None) -> Lineup | None:
         """The best orchestras for ``card`` (RATE: only totals and the presence of each
         required part count, so any part fills a gap, P4.CONCERT.3 one style only)."""
         capacity = min(capacity, len(pool))
-        opts = view.rules.options
-        key = (card.id, capacity, media, tuple((p.item, p.markers) for p in pool),
-               None if restore is None else restore.matches,
-               opts["RULING-STYLE"], opts["RULING-RESTORE-GOOD"])
+        key = (card, capacity, media, tuple(pool), restore, _CONCERT_RULINGS(view.rules.options))
         hit = _LINEUPS.get(key, _MISS)
         if hit is not _MISS:
             return hit  # type: ignore[return-value]
-        if len(_LINEUPS) > 100_000:  # the answers are pure: any entry may go
+        if len(_LINEUPS) > _LINEUPS_MAX:  # the answers are pure: any entry may go
             _LINEUPS.clear()
         line = self._lineup(view, card, pool, capacity, media, restore)
         _LINEUPS[key] = line
@@ -144,9 +151,8 @@ class Planner:
 
     def _lineup(self, view: PlayerView, card: MusicCard, pool: Sequence[Performer],
                 capacity: int, media: bool, restore: R.Restoration | None) -> Lineup | None:
-        restored = restore is None or restore.found
         best: Lineup | None = None
-        for style in STYLES:
+        for style in STYLE_PREFERENCE:
             mine = [p for p in pool if p.style == style]
             if not mine:
                 continue
@@ -165,17 +171,10 @@ class Planner:
                 brought = (sum(p.part == "instrumental" for p in chosen),
                            sum(p.part == "vocal" for p in chosen))
                 marks = sum(p.markers for p in chosen)
-                rated = self._rate(view, card, style, brought, marks, restored, media)
-                fame = card.fame[R.FAME_INDEX[rated.level]]
-                bonus = 0
-                if restore is not None:  # RESTORE.3/4: bonus on a good rating, capped at 10
-                    bonus = restore.bonus(
-                        good=rated.level == R.GOOD,
-                        lineage_only_needs_good=view.rules.options["RULING-RESTORE-GOOD"]
-                        == "lineage-good-only")
-                    if fame + bonus > 10:
-                        bonus = max(0, 10 - fame)
-                cand = Lineup(tuple(p.item for p in chosen), rated.level, fame + bonus, bonus)
+                # RATE (RULING-STYLE), RESTORE.1-4: the engine's own arithmetic
+                out = scoring.concert_outcome(card, style, brought, marks, rules=view.rules,
+                                              venue=None, media=media, restore=restore)
+                cand = Lineup(tuple(p.item for p in chosen), out.rating.level, out.total)
                 if best is None or cand.base_fame > best.base_fame:
                     best = cand
         return best
@@ -201,16 +200,12 @@ class Planner:
         return chosen[:capacity]
 
     # ------------------------------------------------------------------ month plan
-    def _area_terms(self, view: PlayerView, area: str) -> tuple[int, int, tuple[int, int],
-                                                                tuple[int, int] | None]:
-        """(money cost, fame cost, fame multiplier, income multiplier or None for halls)."""
-        if area in TOURS:
-            money, fame_cost, fmul, imul = TOURS[area]
-            return money, fame_cost, fmul, imul
-        rent = HALLS[area][0]
-        if area == "chapel" and view.chapel_free == view.seat:  # P3.HALL.1
-            rent = 0
-        return rent, 0, (1, 1), None
+    @staticmethod
+    def _venue_cost(view: PlayerView, area: str, held: bool) -> E.VenueCost:
+        """P5.2 / P4.3: what ``area`` costs this seat with or without a concert (the Tour
+        guide, SPECIAL.S3, is not in the view and so not counted)."""
+        return E.venue_cost(area, held_concert=held, rules=view.rules,
+                            chapel_free=view.chapel_free == view.seat)
 
     def options(self, view: PlayerView, areas: Sequence[str], actions_left: int,
                 media: bool, hand: Sequence[str] | None = None) -> list[Option]:
@@ -223,14 +218,16 @@ class Planner:
         afford = me.money
         cards = list(view.hand if hand is None else hand)
         buyable: list[str] = []
-        if actions_left >= 2 and afford >= SCORE_PRICE:
+        if actions_left >= 2 and afford >= E.SCORE_PRICE:
             thief = dict(view.thief_marks)
             buyable = [c for c in view.score_market
                        if c is not None and thief.get(c, view.seat) == view.seat]
-        away = view.rules.options["RULING-ROUNDING"] == "away-from-zero"
-        sur = surcharge(me.fame)
-        guarneri = 50 if "P1" in me.permanent else 0  # SPECIAL.P1
-        stradivari = 1 if "P2" in me.permanent else 0  # SPECIAL.P2
+        rules = view.rules
+        sur = E.surcharge(me.fame)  # P5.4
+        guarneri = E.GUARNERI_BONUS if "P1" in me.permanent else 0  # SPECIAL.P1
+        stradivari = E.STRADIVARI_FAME if "P2" in me.permanent else 0  # SPECIAL.P2
+        idle_salaries = sum(E.salary_due(p.salary, False) for p in pool)  # P4.3
+        idle_bonus = E.idle_bonus(False, me.actions)  # P4.4
         money_now = me.money
         out: list[Option] = []
         last = view.month >= view.months
@@ -257,12 +254,12 @@ class Planner:
                                  hire_cost, hire_sal))
         cache: dict[tuple[str, int, tuple[str, ...]], Lineup | None] = {}
         for area in areas:
-            money, fame_cost, (fn, fd), imul = self._area_terms(view, area)
-            capacity = HALLS[area][1] if area in HALLS else 99
+            held, idle = self._venue_cost(view, area, True), self._venue_cost(view, area, False)
+            capacity = E.capacity(area) or NO_LIMIT
             bias = self.area_bias(view, area)
             # No concert: half rent and salaries (P4.3), the idle bonus (P4.4).
-            idle_cash = IDLE_BONUS - money // 2 - salaries // 2 - sur
-            idle_fame = -((fame_cost + 1) // 2) if fame_cost else 0
+            idle_cash = idle_bonus - idle.money - idle_salaries - sur
+            idle_fame = -idle.fame
             out.append(Option(area, None, None, (), None, idle_fame, idle_cash,
                               idle_fame + lam * idle_cash + penalty(idle_cash, salaries)
                               + bias * 0.25))
@@ -276,25 +273,17 @@ class Planner:
                     continue
                 assert isinstance(line, Lineup)
                 total = line.base_fame
-                income = card.income
-                if imul is None:
-                    fame = total
-                elif fn:  # academic tour: fame multiplied, no income (P3.TOUR)
-                    fame = R.scale(total, fn, fd, away_from_zero=away)
-                    income = 0
-                else:  # commercial: fame given up, a loss still counts (P3.TOUR.3)
-                    fame = min(total, 0)
-                    income = R.scale(card.income, imul[0], imul[1], unit=5, away_from_zero=away)
-                cash = (income - money - hire_cost - salaries - hire_sal - sur
-                        - (SCORE_PRICE if buying else 0) + guarneri)
-                fame_total = fame - fame_cost + stradivari
+                fame, income = scoring.tour_result(total, card.income, area, rules)  # P3.TOUR
+                cash = (income - held.money - hire_cost - salaries - hire_sal - sur
+                        - (E.SCORE_PRICE if buying else 0) + guarneri)
+                fame_total = fame - held.fame + stradivari
                 # Playing a strong card for little fame wastes it: cards run short late on.
                 waste = max(0, card.fame[0] - total) * waste_w
                 # Future salaries of a hire are a cost the hire's later use pays back.
                 util = (fame_total + lam * (cash + hire_cost * 0.5)
                         + penalty(cash, salaries + hire_sal) + bias + cbias - waste)
                 out.append(Option(area, card_id, line, hires, card_id if buying else None,
-                                  fame_total, cash, util))
+                                  fame_total, cash, util, fame, income))
         out.sort(key=lambda o: -o.util)
         return out
 
@@ -319,7 +308,7 @@ class Planner:
         slots = min(room, self.max_roster - len(view.me.orchestras), 2)
         if slots <= 0 or not market:
             return sets
-        for style in STYLES:
+        for style in STYLE_PREFERENCE:
             req = card.requirement(style)
             have = [p for p in pool if p.style == style and p.markers == 0]
             need = req[0] + req[1] - len(have)
@@ -335,7 +324,7 @@ class Planner:
                 if len(picked) >= min(slots, max(need, len(parts_missing))):
                     break
                 price = view.cards.orchestras[o].price
-                if cost + price > money - 50:
+                if cost + price > money - HIRE_MARGIN:
                     continue
                 picked.append(o)
                 cost += price
@@ -360,7 +349,7 @@ class Planner:
         """What a card in hand is worth for a later month, with the orchestras we have."""
         card = view.cards.music[card_id]
         pool = performers(view)
-        line = self.lineup(view, card, pool, 99, False, self._restoration(view, card))
+        line = self.lineup(view, card, pool, NO_LIMIT, False, self._restoration(view, card))
         fame = line.base_fame if line else card.fame[1]
         # Orchestras can still be hired: a strong card is worth keeping even if unstaffed.
         fame = max(fame, card.fame[0] * 0.7)
@@ -460,9 +449,9 @@ class Planner:
             return "appease"
         if "special" in opts and self._special_choice(view, me.specials_hand) is not None:
             return "special"
-        if "buy" in opts and money > reserve + SCORE_PRICE and self._want_card(view):
+        if "buy" in opts and money > reserve + E.SCORE_PRICE and self._want_card(view):
             return "buy"
-        if "discover" in opts and money > reserve + DISCOVER_PRICE and (
+        if "discover" in opts and money > reserve + E.DISCOVER_PRICE and (
                 self.want_discover(view) or self._short_of_cards(view)):
             return "discover"
         if "hire" in opts and self._want_hire(view) is not None:
@@ -537,12 +526,15 @@ class Planner:
 
     # --- P4 details
     def on_concert_card(self, view: PlayerView, d: Decision) -> Answer:
-        plan = self._plan_for_concert(view)
+        plan = self.plan_for_concert(view)
         if plan is not None and plan.card in d.options:
             return plan.card
         return max(d.options, key=lambda c: (self._card_now(view, c), c))
 
-    def _plan_for_concert(self, view: PlayerView) -> Option | None:
+    def plan_for_concert(self, view: PlayerView) -> Option | None:
+        """The concert this bot would give now at its venue with what it holds (no hire, no
+        purchase first); its ``concert_fame`` and ``income`` are what it expects the
+        concert event to record."""
         me = view.me
         if me.venue is None:
             return None
@@ -553,20 +545,31 @@ class Planner:
         return None
 
     def _card_now(self, view: PlayerView, card_id: str) -> float:
-        cap = HALLS[view.me.venue][1] if view.me.venue in HALLS else 99
+        venue = view.me.venue
+        cap = (E.capacity(venue) if venue is not None else None) or NO_LIMIT
         card = view.cards.music[card_id]
         line = self.lineup(view, card, performers(view), cap, view.media == view.seat,
                            self._restoration(view, card))
         return line.base_fame if line else -99
 
-    def on_concert_orchestras(self, view: PlayerView, d: Decision) -> Answer:
+    def predict_concert(self, view: PlayerView, d: Decision) -> ConcertForecast | None:
+        """For a ``concert_orchestras`` decision: the orchestras this bot brings and the
+        concert it expects (rating, fame and income after P3.TOUR)."""
         card = view.cards.music[d.info["card"]]
         pool = [p for p in performers(view) if p.item in d.items]
         line = self.lineup(view, card, pool, d.max_size, view.media == view.seat,
                            self._restoration(view, card))
-        if line is not None:
+        if line is None:
+            return None
+        fame, income = scoring.tour_result(line.base_fame, card.income, view.me.venue,
+                                           view.rules)
+        return ConcertForecast(line.items, line.level, fame, income)
+
+    def on_concert_orchestras(self, view: PlayerView, d: Decision) -> Answer:
+        forecast = self.predict_concert(view, d)
+        if forecast is not None:
             try:
-                return d.normalize(line.items)
+                return d.normalize(forecast.items)
             except ValueError:
                 pass
         return None
@@ -632,7 +635,7 @@ class Planner:
         pool = performers(view)
         total = 0.0
         for card in cards:
-            line = self.lineup(view, card, pool, 99, False, self._restoration(view, card))
+            line = self.lineup(view, card, pool, NO_LIMIT, False, self._restoration(view, card))
             total += line.base_fame if line else 0
         return total / len(cards)
 
@@ -688,8 +691,10 @@ class Planner:
     def _special_choice(self, view: PlayerView, hand: Sequence[str]) -> str | None:
         me = view.me
         for card in hand:
-            if card == "S3" and me.venue in TOURS and (TOURS[me.venue][0] or TOURS[me.venue][1]):
-                return card
+            if card == "S3" and me.venue in E.TOURS:  # SPECIAL.S3: a tour that costs something
+                cost = self._venue_cost(view, me.venue, True)
+                if cost.money or cost.fame:
+                    return card
             if card == "S4" and len(me.orchestras) < self.max_roster and any(view.orchestra_market):
                 return card
             if card == "S5" and len(me.orchestras) > 3:
@@ -733,4 +738,5 @@ class Planner:
         return d.normalize(tuple(ranked[:d.max_size]))
 
 
-__all__ = ["Lineup", "Option", "Performer", "Planner", "performers", "surcharge"]
+__all__ = ["STYLE_PREFERENCE", "ConcertForecast", "Lineup", "Option", "Performer", "Planner",
+           "performers"]

@@ -12,9 +12,11 @@ the Collector (SPECIAL.S7).
 
 from __future__ import annotations
 
+from musici import economy as E
+from musici import scoring
 from musici.cards import MusicCard
 from musici.decisions import Answer, Decision
-from musici.strategies._plans import DISCOVER_PRICE, Planner
+from musici.strategies._plans import Planner
 from musici.views import PlayerView
 
 MAX_HELD = 3  # discovery cards held at once
@@ -33,13 +35,12 @@ class Collector(Planner):
         return {"large-commercial": -1.5, "small-commercial": -1.0}.get(area, 0.0)
 
     def _related(self, view: PlayerView, a: MusicCard, b: MusicCard) -> int:
-        """RESTORE.1 points card ``a`` played before discovery ``b`` would give."""
-        ca, cb = view.cards.composers[a.composer], view.cards.composers[b.composer]
-        first = 1 if ca.nationality == cb.nationality or a.era == b.era else 0
-        any_depth = view.rules.options["RULING-LINEAGE"] == "any-depth"
-        second = 1 if a.composer == b.composer or view.cards.in_lineage(
-            a.composer, b.composer, any_depth=any_depth) else 0
-        return first + second
+        """RESTORE.1-2 points card ``a`` played before discovery ``b`` would give (the
+        engine's restoration of ``b`` by ``a`` alone, RULING-LINEAGE included)."""
+        restore = scoring.restoration(view.cards, view.rules, b, (a.id,), ())
+        if restore is None:
+            return 0
+        return sum(m.nationality_or_era + m.composer_or_lineage for m in restore.matches)
 
     def card_bias(self, view: PlayerView, card: MusicCard) -> float:
         left = view.months - view.month
@@ -49,7 +50,7 @@ class Collector(Planner):
             bonus = restore.bonus(good=True) if restore is not None else 0
             if left >= 2 and bonus < RIPE_BONUS:
                 return -0.7 * (RIPE_BONUS - bonus)  # let the chain grow first
-            return 0.3 * min(bonus, 10 - card.fame[0])
+            return 0.3 * min(bonus, E.RESTORE_CAP - card.fame[0])
         # A score card played now raises the bonus of every related discovery we hold.
         related = sum(self._related(view, card, d) for d in held if d.kind == "discovery")
         return 0.6 * related
@@ -62,13 +63,13 @@ class Collector(Planner):
         best = max(self.deck_value(view, d) for d in ("authentic", "modern")
                    if view.deck_sizes[d]) if any(
             view.deck_sizes[d] for d in ("authentic", "modern")) else -99.0
-        return best + self.discover_drive >= 4.0 and view.me.money > DISCOVER_PRICE
+        return best + self.discover_drive >= 4.0 and view.me.money > E.DISCOVER_PRICE
 
     def side_action(self, view: PlayerView, d: Decision, holding: bool) -> str:
         # Searching comes before buying: the chain is the plan (P4.DISCOVER).
         me = view.me
         if ("discover" in d.options and self.want_discover(view)
-                and me.money > self.reserve(view, self._salaries(view), 2) + DISCOVER_PRICE):
+                and me.money > self.reserve(view, self._salaries(view), 2) + E.DISCOVER_PRICE):
             return "discover"
         return super().side_action(view, d, holding)
 

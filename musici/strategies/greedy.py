@@ -9,13 +9,15 @@ and collector are).
 
 from __future__ import annotations
 
-from musici.cards import VIRTUOSOS, MusicCard
+from musici import economy as E
+from musici import scoring
+from musici.cards import STYLES, VIRTUOSOS, MusicCard
 from musici.decisions import Answer, Decision
-from musici.rating import FAME_INDEX, rate_concert
-from musici.state import HALLS
+from musici.strategies._plans import NO_LIMIT, STYLE_PREFERENCE, ConcertForecast
 from musici.views import PlayerView
 
 MAX_ORCHESTRAS = 6
+NO_CONCERT = -99  # the value of "no playable lineup", below any card's fame
 
 
 def _style_of(view: PlayerView, item: str) -> str:
@@ -27,9 +29,11 @@ def _part_of(view: PlayerView, item: str) -> str:
 
 
 def _pick(view: PlayerView, card: MusicCard, items: list[str], style: str,
-          capacity: int) -> tuple[list[str], int]:
-    """Orchestras of ``style`` to bring for ``card`` and the fame the rating would give."""
-    markers = dict(view.me.markers)
+          capacity: int) -> tuple[list[str], scoring.ConcertOutcome | None]:
+    """Orchestras of ``style`` to bring for ``card`` and the engine's outcome for them at
+    this seat's venue (RATE under RULING-STYLE, RESTORE, the RESTORE.4 cap, P3.TOUR)."""
+    me = view.me
+    markers = dict(me.markers)
     need_i, need_v = card.requirement(style)
     pool = sorted((i for i in items if _style_of(view, i) == style),
                   key=lambda i: markers.get(i, 0))
@@ -41,32 +45,50 @@ def _pick(view: PlayerView, card: MusicCard, items: list[str], style: str,
     if not chosen:
         chosen = pool[:1]
     if not chosen:
-        return [], -99
-    brought = (sum(_part_of(view, i) == "instrumental" for i in chosen),
-               sum(_part_of(view, i) == "vocal" for i in chosen))
-    marks = sum(markers.get(i, 0) for i in chosen)
-    media = view.media == view.seat
-    rated = rate_concert(card, style, brought, marks, restored=card.kind == "score" or
-                         bool(view.me.played), media=media)
-    return chosen, card.fame[FAME_INDEX[rated.level]]
+        return [], None
+    _, brought, marks = scoring.lineup(view.cards, chosen, markers)
+    restore = scoring.restoration(view.cards, view.rules, card, me.played, me.permanent)
+    out = scoring.concert_outcome(card, style, brought, marks, rules=view.rules, venue=me.venue,
+                                  media=view.media == view.seat, restore=restore)
+    return chosen, out
+
+
+def _value(out: scoring.ConcertOutcome | None) -> int:
+    """What the greedy bot ranks concerts by: card fame plus restoration, before any tour."""
+    return NO_CONCERT if out is None else out.total
 
 
 def _best_concert(view: PlayerView, capacity: int) -> tuple[str | None, list[str], int]:
     me = view.me
     items = [*me.orchestras, *(c for c in me.permanent if c in VIRTUOSOS)]
-    best: tuple[str | None, list[str], int] = (None, [], -99)
+    best: tuple[str | None, list[str], int] = (None, [], NO_CONCERT)
     for card_id in view.hand:
         card = view.cards.music[card_id]
-        for style in ("authentic", "modern"):
-            chosen, fame = _pick(view, card, items, style, capacity)
-            if chosen and fame > best[2]:
-                best = (card_id, chosen, fame)
+        for style in STYLES:
+            chosen, out = _pick(view, card, items, style, capacity)
+            if chosen and _value(out) > best[2]:
+                best = (card_id, chosen, _value(out))
     return best
 
 
 def _capacity(view: PlayerView) -> int:
     venue = view.me.venue
-    return HALLS[venue][1] if venue in HALLS else 99
+    return (E.capacity(venue) if venue is not None else None) or NO_LIMIT
+
+
+def greedy_forecast(view: PlayerView, decision: Decision) -> ConcertForecast | None:
+    """For a ``concert_orchestras`` decision: the orchestras the greedy bot brings and the
+    concert it expects the engine to record (rating, fame and income after P3.TOUR)."""
+    card = view.cards.music[decision.info["card"]]
+    best: tuple[list[str], scoring.ConcertOutcome | None] = ([], None)
+    for style in sorted(set(decision.groups)):
+        chosen, out = _pick(view, card, list(decision.items), style, decision.max_size)
+        if chosen and _value(out) > _value(best[1]):
+            best = (chosen, out)
+    chosen, out = best
+    if out is None:
+        return None
+    return ConcertForecast(tuple(chosen), out.rating.level, out.fame, out.income)
 
 
 def _target(view: PlayerView) -> tuple[MusicCard, str] | None:
@@ -74,12 +96,12 @@ def _target(view: PlayerView) -> tuple[MusicCard, str] | None:
     best: tuple[float, MusicCard, str] | None = None
     for card_id in view.hand:
         card = view.cards.music[card_id]
-        for style in ("modern", "authentic"):
+        for style in STYLE_PREFERENCE:
             if not card.has_style(style):
                 continue
             need = sum(card.requirement(style))
-            # Fame per ten musicians; authentic players are scarce and cost twice as much.
-            score = card.fame[0] / (need * (2 if style == "authentic" else 1))
+            # Fame per G of monthly salary (P4.HIRE.3): authentic players cost more.
+            score = card.fame[0] / (need * E.SALARY[style])
             if best is None or score > best[0]:
                 best = (score, card, style)
     return None if best is None else (best[1], best[2])
@@ -117,13 +139,13 @@ def greedy_strategy(view: PlayerView, decision: Decision) -> Answer:
         target = _target(view)
         need = sum(target[0].requirement(target[1])) if target else 1
         need = min(need, len(me.orchestras) + 2)
-        for hall in ("chapel", "university", "dome", "opera"):
-            if hall in decision.options and HALLS[hall][1] >= need:
+        for hall in E.HALLS:  # P3.HALL: smallest first
+            if hall in decision.options and (E.capacity(hall) or NO_LIMIT) >= need:
                 return hall
         return decision.options[0]
     if kind == "action":
         options = decision.options
-        card, chosen, fame = _best_concert(view, _capacity(view))
+        card, _, fame = _best_concert(view, _capacity(view))
         last_round = decision.info.get("round") == 3
         if not view.hand and "buy" in options:
             return "buy"
@@ -149,14 +171,8 @@ def greedy_strategy(view: PlayerView, decision: Decision) -> Answer:
         card, _, _ = _best_concert(view, _capacity(view))
         return card if card in decision.options else decision.options[0]
     if kind == "concert_orchestras":
-        card = view.cards.music[decision.info["card"]]
-        capacity = decision.max_size
-        best: tuple[list[str], int] = ([], -99)
-        for style in sorted(set(decision.groups)):
-            chosen, fame = _pick(view, card, list(decision.items), style, capacity)
-            if chosen and fame > best[1]:
-                best = (chosen, fame)
-        return tuple(best[0]) if best[0] else decision.random_answer(rng)
+        forecast = greedy_forecast(view, decision)
+        return forecast.items if forecast is not None else decision.random_answer(rng)
     if kind == "hire":
         want = _wanted_orchestra(view)
         market = [o for o in decision.options if o in view.orchestra_market]
@@ -184,4 +200,4 @@ def greedy_strategy(view: PlayerView, decision: Decision) -> Answer:
     return decision.random_answer(rng)
 
 
-__all__ = ["greedy_strategy"]
+__all__ = ["greedy_forecast", "greedy_strategy"]

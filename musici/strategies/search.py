@@ -44,9 +44,9 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from musici import scoring
 from musici.decisions import Answer, Decision
 from musici.determinize import determinize
-from musici.economy import END_AWARDS
 from musici.engine import Game
 from musici.strategies.greedy import greedy_strategy
 from musici.views import PlayerView
@@ -59,33 +59,10 @@ SEARCHED_KINDS: frozenset[str] = frozenset({
 
 
 def _award_shares(game: Game) -> list[float]:
-    """END.1–4 awards as if the game ended now (fractional shares)."""
-    cards = game.cards
-    music = cards.music
-    n = game.n
-    out = [0.0] * n
-    counts: dict[str, list[int]] = {k: [0] * n for k in END_AWARDS}
-    for p in game.players:
-        s = p.seat
-        for c in p.played:
-            card = music[c]
-            counts[card.era][s] += 1
-            group = cards.composer_of(c).group
-            if group in counts:
-                counts[group][s] += 1
-            if card.deck is not None:
-                counts[card.deck][s] += 1
-        counts["orchestras"][s] = len(p.orchestras)
-        counts["specials"][s] = p.specials_bought
-    for name, row in counts.items():
-        best = max(row)
-        if best <= 0:
-            continue
-        winners = [s for s in range(n) if row[s] == best]
-        share = END_AWARDS[name] / len(winners)
-        for s in winners:
-            out[s] += share
-    return out
+    """END.1–4 and END.6–7 awards as if the game ended now: the engine's own END
+    arithmetic (:func:`musici.scoring.end_awards`), so RULING-END-CARDS counts."""
+    awards = scoring.end_awards(game.cards, game.rules, game.players)
+    return [float(f) for f in scoring.award_fame(awards, game.n)]
 
 
 def _named_strategy(name: str) -> Strategy:
