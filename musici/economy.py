@@ -21,6 +21,14 @@ START_MONEY = 1500  # SETUP.4
 HAND_SIZE = 3  # SETUP.2: secret starting hand
 MARKET_SLOTS = 4  # COMP.2: face-up score and orchestra slots
 MONEY_UNIT = 5  # COMP.8: every amount is a multiple of 5 G
+# SETUP.6: what a 3-player game takes out of the game (orchestras by (style, part) before
+# shuffling; score cards and cards of each discovery deck after shuffling).
+SETUP6_ORCHESTRAS: Mapping[tuple[str, str], int] = MappingProxyType({
+    ("modern", "instrumental"): 2, ("modern", "vocal"): 2,
+    ("authentic", "instrumental"): 1, ("authentic", "vocal"): 1,
+})
+SETUP6_SCORES = 6
+SETUP6_DISCOVERIES_PER_DECK = 3
 
 # ---------------------------------------------------------------------------- P1, P2
 AUCTION_STEP = 100  # P1.1: the first bid and every raise

@@ -13,15 +13,10 @@ from musici.cards import (
     SPECIAL_NAMES,
     STYLES,
 )
+from musici.economy import SETUP6_DISCOVERIES_PER_DECK, SETUP6_ORCHESTRAS, SETUP6_SCORES
 from musici.engine import Game
 from musici.state import AREAS, PHASES
 
-# SETUP.6: what a 3-player game takes out of the game (orchestras by (style, part) before
-# shuffling; score cards and cards of each discovery deck after shuffling).
-SETUP6_ORCHESTRAS = {("modern", "instrumental"): 2, ("modern", "vocal"): 2,
-                     ("authentic", "instrumental"): 1, ("authentic", "vocal"): 1}
-SETUP6_SCORES = 6
-SETUP6_DISCOVERIES_PER_DECK = 3
 PHASE_ORDER = {"SETUP": 0, **{ph: i + 1 for i, ph in enumerate(PHASES)}, "END": len(PHASES) + 1}
 
 

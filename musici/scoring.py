@@ -22,7 +22,7 @@ from musici.rules import RuleSet
 # The rulings a concert's outcome reads (rate, restoration, restoration_bonus, tour_result):
 # a cache of outcomes keys on their values (tests/test_bots_follow_rules.py checks the list).
 CONCERT_RULINGS: tuple[str, ...] = ("RULING-STYLE", "RULING-RESTORE-GOOD", "RULING-LINEAGE",
-                                    "RULING-ROUNDING")
+                                    "RULING-ROUNDING", "RULING-MISSING-TYPE")
 
 
 def rate(card: MusicCard, style: str, brought: tuple[int, int], markers: int, *,

@@ -13,7 +13,7 @@ from musici import economy as E
 from musici import scoring
 from musici.cards import VIRTUOSOS
 from musici.decisions import Decision, Kind, parse_option, player_option
-from musici.economy import ACTION_ROUNDS, DISCOVER_PRICE, SCORE_PRICE
+from musici.economy import ACTION_ROUNDS, DISCOVER_PRICE, MONEY_UNIT, SCORE_PRICE
 from musici.engine import effects, p4_specials
 from musici.state import PlayerState
 
@@ -153,7 +153,7 @@ def iter_hire_targets(g: Game, p: PlayerState) -> Iterator[str]:
     for other in g.players:
         if other is not p:
             for o, m in other.markers.items():  # P4.HIRE.2: only with a marker
-                if money >= poach_price(g, o, m):
+                if money >= poach_price_of(g, o, m):
                     yield o
 
 
@@ -165,7 +165,7 @@ def can_hire(g: Game, p: PlayerState) -> bool:
     return next(iter_hire_targets(g, p), None) is not None
 
 
-def poach_price(g: Game, orch: str, markers: int) -> int:
+def poach_price_of(g: Game, orch: str, markers: int) -> int:
     return E.poach_price(g.cards.orchestras[orch].price, markers)  # P4.HIRE.2
 
 
@@ -191,7 +191,7 @@ def on_hire(g: Game, orch: str, seat: int) -> None:
         return
     owner = owner_of(g, orch)
     assert owner is not None
-    price = poach_price(g, orch, owner.markers[orch])
+    price = poach_price_of(g, orch, owner.markers[orch])
     g._ask(
         Decision(
             owner.seat,
@@ -273,8 +273,8 @@ def on_buy(g: Game, target: str, seat: int) -> None:
             "P4.BUY.2",
             space="amount",
             lo=0,
-            hi=p.money - p.money % 5,
-            step=5,
+            hi=p.money - p.money % MONEY_UNIT,
+            step=MONEY_UNIT,  # COMP.8
             info={"seller": seller},
         ),
         on_buy_price,

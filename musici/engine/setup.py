@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from musici.economy import START_MONEY
+from musici.cards import STYLES
+from musici.economy import (
+    HAND_SIZE,
+    MARKET_SLOTS,
+    SETUP6_DISCOVERIES_PER_DECK,
+    SETUP6_ORCHESTRAS,
+    SETUP6_SCORES,
+    START_MONEY,
+)
 from musici.engine import flow
 
 if TYPE_CHECKING:
@@ -16,12 +24,7 @@ def deal(g: Game) -> None:
     orchestras = list(cards.orchestras)
     if g.n == 3:  # SETUP.6: before shuffling, remove 2+2+1+1 orchestras
         removed: list[str] = []
-        for (style, part), k in (
-            (("modern", "instrumental"), 2),
-            (("modern", "vocal"), 2),
-            (("authentic", "instrumental"), 1),
-            (("authentic", "vocal"), 1),
-        ):
+        for (style, part), k in SETUP6_ORCHESTRAS.items():
             kind = [
                 o
                 for o in orchestras
@@ -36,22 +39,24 @@ def deal(g: Game) -> None:
     rng.shuffle(orchestras)  # SETUP.3
     specials = list(cards.specials)
     rng.shuffle(specials)
-    for deck in ("authentic", "modern"):
+    for deck in STYLES:  # COMP.7: a discovery deck per back
         pile = [c.id for c in cards.discoveries if c.deck == deck]
         rng.shuffle(pile)
         g.discovery_decks[deck] = pile
     if g.n == 3:  # SETUP.6: after shuffling, 6 scores and 3 of each discovery deck
-        hidden = [scores.pop() for _ in range(6)]
-        for deck in ("authentic", "modern"):
-            hidden.extend(g.discovery_decks[deck].pop() for _ in range(3))
+        hidden = [scores.pop() for _ in range(SETUP6_SCORES)]
+        for deck in STYLES:
+            hidden.extend(g.discovery_decks[deck].pop() for _ in range(SETUP6_DISCOVERIES_PER_DECK))
         g.out_of_game.extend(hidden)
-        g._emit("removed", "SETUP.6", None, {"scores": 6, "discoveries": 6, "cards": hidden}, private=())
+        g._emit("removed", "SETUP.6", None, {"scores": SETUP6_SCORES,
+                                             "discoveries": SETUP6_DISCOVERIES_PER_DECK * len(STYLES),
+                                             "cards": hidden}, private=())
     for p in g.players:  # SETUP.2: 3 secret cards each
-        p.hand = [scores.pop() for _ in range(3)]
+        p.hand = [scores.pop() for _ in range(HAND_SIZE)]
         g._emit("deal", "SETUP.2", p.seat, {"cards": p.hand[:]}, private=(p.seat,))
-    g.score_market = [scores.pop() for _ in range(4)]
+    g.score_market = [scores.pop() for _ in range(MARKET_SLOTS)]
     g.score_deck = scores
-    g.orchestra_market = [orchestras.pop() for _ in range(4)]  # SETUP.3
+    g.orchestra_market = [orchestras.pop() for _ in range(MARKET_SLOTS)]  # SETUP.3
     g.orchestra_deck = orchestras
     g.special_slot = specials.pop()
     g.special_deck = specials

@@ -18,7 +18,7 @@ from musici.cards import BACKS, CardSet, MusicCard, OrchestraCard, SpecialCard
 from musici.describe import PHASE_NAMES
 
 # The one place this module reads the area numbers (P3.HALL, P3.TOUR).
-from musici.economy import HALLS, TOURS
+from musici.economy import HALLS, SURCHARGES, TOURS
 from musici.render.cards import (
     BACK_COLOURS,
     ERA_COLOURS,
@@ -42,7 +42,6 @@ TOUR_NAMES = {"large-academic": "Large academic tour", "small-academic": "Small 
               "large-commercial": "Large commercial tour",
               "small-commercial": "Small commercial tour"}
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-SURCHARGES = ((30, "+50 G salary"), (50, "+100 G salary"))  # COMP.1, P5.4
 BOARD_W = 1200
 INK = "#222"
 GRID = "#f3efe4"
@@ -109,7 +108,8 @@ def _fame_track(svg: ET.Element, view: PlayerView, y: float) -> None:
            y1=y + (2 if tall else 6), y2=y + 10, stroke="#9a8f78", stroke_width=0.8)
         if f % 10 == 0:
             _text(g, str(f), x0 + (f + 0.5) * unit, y + 21, 9, fill="#6b604a", anchor="middle")
-    for fame, label in SURCHARGES:
+    for fame, amount in sorted(SURCHARGES):  # COMP.1's bright lines, P5.4's amounts
+        label = f"+{amount} G salary"
         x = x0 + fame * unit
         line = el(g, "line", x1=x, x2=x, y1=y - 12, y2=y + 12, stroke="#ffcc00",
                   stroke_width=3, class_=f"surcharge surcharge-{fame}")
