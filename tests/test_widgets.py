@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from html import unescape
 
 import pytest
 
@@ -12,6 +13,7 @@ from musici import Game, IllegalAnswer, standard_cardset
 from musici import rating as R
 from musici.strategies import greedy_strategy
 from musici.widgets import BonusExplorer, GameStepper
+from musici.widgets.fame_chart import OFFSET
 from musici.widgets.stepper import TEACHER
 
 BOTS = ("greedy", "greedy", "greedy", "random")
@@ -71,7 +73,8 @@ def test_next_phase_changes_timeline_and_fame_chart() -> None:
     assert "Month 2 · P" in stepper.timeline.value
     assert id(stepper.fame.widget) == widget_id  # updated in place, not rebuilt
     fames = [p.fame for p in stepper.game.players]
-    assert [chart.data[s].y[-1] for s in range(4)] == fames
+    # each seat's line is drawn OFFSET higher per seat, so equal fame stays visible
+    assert [chart.data[s].y[-1] - s * OFFSET for s in range(4)] == fames
 
 
 def test_next_month_and_end(finished: GameStepper) -> None:
@@ -120,9 +123,10 @@ def test_human_decision_appears_as_controls_and_answering_advances() -> None:
     assert d.player == 0 and d.space == "choice"
     assert stepper.controls.widget.layout.display != "none"
     buttons = stepper.controls.inputs
-    assert [b.tooltip for b in buttons] == [str(o) for o in d.options]
+    assert stepper.controls.options == list(d.options)
+    assert all(b.tooltip for b in buttons)  # what each option costs and does, on hover
     assert all("answer-btn" in b._dom_classes for b in buttons)
-    assert d.rule in stepper.controls.prompt.value and d.kind in stepper.controls.prompt.value
+    assert d.rule in stepper.controls.prompt.value and d.kind in stepper.controls.prompt.value.lower()
     assert all(stepper.buttons[b].disabled for b in ("decision", "phase", "month", "end"))
     buttons[0].click()
     game = stepper.game
@@ -192,6 +196,12 @@ def test_past_human_answer_branches_or_keeps_future() -> None:
     stepper.slider.value = 0
     other = next(o for o in d.options if o != recorded)
     assert stepper.controls.submit(other)
+    # a different answer asks first: nothing is dropped until the teacher says yes
+    assert stepper.history.last == last and stepper.history.pos == 0
+    assert stepper.confirm.layout.display != "none"
+    assert f"drops the {last} later recorded step(s)" in stepper.confirm_text.value
+    stepper.confirm_branch()
+    assert stepper.confirm.layout.display == "none"
     assert stepper.history.snaps[1].answers == [other]
     assert "branch" in stepper.status.value
     assert all(g.answers[:1] == [other] for g in stepper.history.snaps[1:])
@@ -205,6 +215,7 @@ def test_teacher_toggle_hides_other_hands() -> None:
     secret = next(c for c in game.players[1].hand
                   if c not in public and all(c not in p.hand for p in game.players if p.seat != 1))
     tag = f"[{secret}]"
+    stepper.tabs.selected_index = 1  # the table tab (only the shown tab is drawn)
     assert tag in stepper.table.value  # teacher view: all hands
     stepper.view_toggle.value = 2
     assert stepper.seat == 2
@@ -337,7 +348,8 @@ def _legal(stepper: GameStepper):
 def test_a_stale_button_does_not_answer_the_next_decision() -> None:
     stepper = GameStepper(players=("human", "greedy", "greedy", "random"), seed=3)
     drive_human(stepper, lambda d: d.kind == "action" and "pass" in d.options)
-    [old] = [b for b in stepper.controls.inputs if b.tooltip == "pass"]
+    [old] = [b for b, o in zip(stepper.controls.inputs, stepper.controls.options, strict=True)
+             if o == "pass"]
     old.click()
     d = stepper.game.decision
     assert d.kind == "action" and d.player == 0  # the next round's action
@@ -431,20 +443,27 @@ def test_a_step_through_p5_shows_the_settlement() -> None:
     assert f"Month {month} · P5 settlement" in stepper.events.value
 
 
+def button_card(stepper: GameStepper, i: int) -> str:
+    """The HTML of the card drawn above the ``i``-th answer button."""
+    row = stepper.controls.widget.children[2]  # prompt, help, then the cards' row
+    return row.children[i].children[0].value
+
+
 def test_choice_buttons_show_card_names_and_keep_the_ids() -> None:
     from types import SimpleNamespace
 
-    from musici.describe import card_name
 
     stepper = GameStepper(seed=3)
     drive_human(stepper, lambda d: d.space == "choice" and len(d.options) <= 8
                 and any(isinstance(o, str) and o in CARDS.orchestras for o in d.options))
     d = stepper.game.decision
     buttons = stepper.controls.inputs
+    assert stepper.controls.options == list(d.options)
     for option, button in zip(d.options, buttons, strict=True):
-        assert button.tooltip == str(option)
-        if option in CARDS.orchestras:
-            assert button.description == card_name(CARDS, option)
+        if option in CARDS.orchestras:  # drawn as a card above a button named by its id
+            assert button.description == option
+            picture = button_card(stepper, d.options.index(option))
+            assert "<svg" in picture and CARDS.orchestras[option].name in unescape(picture)
     i = next(i for i, o in enumerate(d.options) if o in CARDS.orchestras)
     step = stepper.game.step
     buttons[i].click()
