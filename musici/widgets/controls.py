@@ -196,7 +196,8 @@ class AnswerControls:
         self.error.value = ""
         self.note.value = ""
         head = (f"<b>{escape(who or f'seat {decision.player}')} to decide:</b> "
-                f"{escape(prompt_text(decision, cards))} {rule_tag(decision.rule)}")
+                f"{escape(prompt_text(decision, cards))} {rule_tag(decision.rule)}"
+                f"<span class='answer-kind' data-kind='{escape(decision.kind)}'></span>")
         if recorded is not None:
             head += (f"<br><span style='color:#666'>recorded answer: "
                      f"{escape(_label(cards, recorded) if recorded != () else 'nothing')}; "
@@ -274,7 +275,9 @@ class AnswerControls:
         self.inputs = [box]
         self.submit_button = _button("answer", "answer-submit", style="warning")
         self.submit_button.on_click(lambda _b: self.submit(int(box.value), generation=generation))
-        return widgets.HBox([box, self.submit_button])
+        steps = widgets.HTML(f"<span style='font-size:11.5px;color:#555'>in steps of {d.step} G"
+                             "</span>")
+        return widgets.HBox([box, self.submit_button, steps])
 
     def _subset(self, d: Decision, cards: CardSet, recorded: Answer | None) -> widgets.Widget:
         rows: list[widgets.Widget] = []

@@ -42,7 +42,7 @@ from musici.analysis import game_html, results_html
 from musici.analysis.hints import HINT_WORLDS, estimate_options
 from musici.analysis.review import review_game
 from musici.cards import CardSet
-from musici.decisions import Answer
+from musici.decisions import Answer, IllegalAnswer
 from musici.engine import Game, GameError, StrategyError
 from musici.render import board_svg
 from musici.rules import RuleSet
@@ -168,7 +168,11 @@ class GameStepper:
         if d is None:
             raise GameError("no decision is waiting for an answer")
         recorded = self.history.recorded_answer()
-        answer = d.normalize(answer)  # an illegal answer raises here, shown by the controls
+        try:
+            answer = d.normalize(answer)
+        except IllegalAnswer:
+            self.answer(answer)  # raises the engine's own message, shown by the controls
+            return
         if recorded is None or answer == recorded:
             self.answer(answer)
             return
