@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from musici import economy as E
 from musici import scoring
+from musici.analysis import explain_event
 from musici.decisions import Decision, parse_option
+from musici.events import Event
 from musici.render import special_effect
 from musici.widgets.words import fame_text, rule_tag, rule_title
 
@@ -136,9 +138,40 @@ def requirement_html(view: PlayerView, decision: Decision) -> str:
             f"{where} {rule_tag('P4.CONCERT.2')}</div>")
 
 
+def _reasons(view: PlayerView, decision: Decision, chosen: Sequence[str],
+             out: scoring.ConcertOutcome, markers: int, brought: tuple[int, int]
+             ) -> list[tuple[str, str]]:
+    """The conditions that decide the rating, in the words of the concert explanation
+    (:func:`musici.analysis.explain_event` on the concert as the engine would record it)."""
+    r = out.rating
+    restore = out.restoration
+    data = {
+        "card": decision.info["card"], "kind": view.cards.music[decision.info["card"]].kind,
+        "style": r.style, "orchestras": list(chosen), "brought": list(brought),
+        "required": list(r.required), "markers": markers, "media": view.media == view.seat,
+        "venue": view.me.venue, "base_rating": r.base_level, "rating": r.level,
+        "reasons": list(r.reasons), "card_fame": out.card_fame,
+        "restoration": None if restore is None else {
+            "found": restore.found, "bonus": out.bonus, "capped": out.capped,
+            "matches": [[m.card, m.nationality_or_era, m.composer_or_lineage, list(m.why)]
+                        for m in restore.matches]},
+        "fame": out.fame, "income": out.income,
+    }
+    event = Event(view.month, view.phase, "concert", "P4.CONCERT.4", view.seat, data)
+    try:
+        lines = explain_event(event, view.cards, view.rules)
+    except (KeyError, ValueError, TypeError):  # an explanation must never break the controls
+        return [(_short_rule(x), x) for x in r.reasons]
+    keep = [(line.text, line.rule) for line in lines
+            if line.text.startswith(("holds:", "Rating before", "Media holder"))]
+    return keep or [(_short_rule(x), x) for x in r.reasons]
+
+
 def _short_rule(rule_id: str, limit: int = 150) -> str:
-    text = rule_title(rule_id) or rule_id
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """The rule's first sentence, without the rulings that follow it (those are on hover)."""
+    text = (rule_title(rule_id) or rule_id).split(" RULING-")[0]
+    first = text.split(". ")[0].rstrip(".") + "."
+    return first if len(first) <= limit else first[: limit - 1] + "…"
 
 
 def concert_preview_html(view: PlayerView, decision: Decision, chosen: Sequence[str]) -> str:
@@ -162,8 +195,8 @@ def concert_preview_html(view: PlayerView, decision: Decision, chosen: Sequence[
                                   restore=restore)
     r = out.rating
     colour = {"good": "#2a7", "fair": "#c80", "poor": "#c33"}.get(r.level, "#333")
-    reasons = "".join(f"<li>{escape(_short_rule(str(x)))} {rule_tag(str(x))}</li>"
-                      for x in r.reasons)
+    reasons = "".join(f"<li>{escape(text)} {rule_tag(rule)}</li>"
+                      for text, rule in _reasons(view, decision, chosen, out, markers, brought))
     extra = ""
     if out.bonus:
         extra = f", restoration +{out.bonus}" + (" (capped at 10)" if out.capped else "")
