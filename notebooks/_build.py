@@ -89,8 +89,9 @@ WALKTHROUGH = [
       **bot plays my seat** lets the search bot play for you (press again to take over).
     - The tabs below: the **board** (the eight areas, the fame and month tracks, the media
       token, every seat; only what your seat may see), the **table**, **why?** (any concert
-      or payment explained line by line) and the **review**. **view** switches to the
-      teacher's view (all hands) or another seat's.
+      or payment explained line by line) and the **review**. The stepper opens in your seat's
+      view (what seat 0 may see, as at a real table); **view** switches to the teacher's
+      view (all hands) or another seat's.
     - The **step** slider and **back** travel in time; **phase**, **month** and **end** then
       replay the recorded answers, yours included; answering differently at a past step
       asks before it drops the later history.
