@@ -912,6 +912,25 @@ PLAY = [
     register_strategy("stingy", stingy, replace=True)
     GameStepper(players=("human", "stingy", "greedy", "greedy"), seed=5)
     """),
+    md("""
+    ## A game review
+
+    As a chess analysis board does, `review_game` replays a game and, at each decision of
+    one seat that the search bot searches, estimates every option on a few sampled worlds
+    (what that seat could see, nothing more). The largest drops from the best option's
+    estimate are the costliest decisions. The stepper's **review** button shows the same for
+    your seat; in the terminal: `musici play --save game.json ...`, then
+    `musici review game.json --seat 0`. Here: two months of the stingy bot, seat 1.
+    """),
+    code("""
+    from musici import Game, RuleSet
+    from musici.strategies import make_strategy
+    from musici.analysis.review import review_game, review_text
+
+    short = Game(4, seed=5, rules=RuleSet.parse(["RULING-MONTHS=2"]))
+    short.play([make_strategy(n) for n in ("greedy", "stingy", "greedy", "greedy")])
+    print(review_text(short, 1, review_game(short, 1, worlds=2), top=3))
+    """),
 ]
 
 # ============================================================================ what-if
