@@ -47,10 +47,13 @@ def fame_text(value: Any) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """One option's estimate: the mean value over the sampled worlds (higher is better)."""
+    """One option's estimate: the mean value over the sampled worlds (higher is better),
+    and the seat's mean fame and money where the rollouts stopped (the why of the value)."""
 
     answer: Answer
     value: float
+    fame: float = 0.0
+    money: float = 0.0
 
 
 def candidates(decision: Decision, bot: SearchBot, view: PlayerView) -> list[Answer]:
@@ -75,6 +78,8 @@ def estimate_options(view: PlayerView, decision: Decision, *, seed: int | str = 
             cands.append(answer)
     rng = random.Random(f"hint:{seed}")
     totals = [0.0] * len(cands)
+    fames = [0.0] * len(cands)
+    moneys = [0.0] * len(cands)
     policies = [bot.rollout] * view.n_players if callable(bot.rollout) else list(bot.rollout)
     stop = view.month + bot.horizon
     for _ in range(worlds):
@@ -86,7 +91,11 @@ def estimate_options(view: PlayerView, decision: Decision, *, seed: int | str = 
                 d = game.decision
                 game.answer(policies[d.player](game.view(d.player), d))
             totals[i] += bot.value(game, view.seat)
-    out = [Estimate(c, t / worlds) for c, t in zip(cands, totals, strict=True)]
+            me = game.players[view.seat]
+            fames[i] += float(game.results["fame"][view.seat]) if game.results else me.fame
+            moneys[i] += me.money
+    out = [Estimate(c, t / worlds, f / worlds, m / worlds)
+           for c, t, f, m in zip(cands, totals, fames, moneys, strict=True)]
     return sorted(out, key=lambda e: -e.value)
 
 

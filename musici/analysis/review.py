@@ -37,6 +37,10 @@ class Mistake:
     chosen_value: float
     best_value: float
     options: int  # options estimated
+    chosen_fame: float = 0.0  # the seat's mean fame and money where the rollouts stopped
+    best_fame: float = 0.0
+    chosen_money: float = 0.0
+    best_money: float = 0.0
 
     @property
     def drop(self) -> float:
@@ -80,7 +84,8 @@ def review_game(game: Game, seat: int, *, worlds: int = HINT_WORLDS,
             mine = next(e for e in estimates if e.answer == chosen)
             best = estimates[0]
             out.append(Mistake(step, replay.month, replay.phase, d.kind, d.rule, chosen,
-                               best.answer, mine.value, best.value, len(estimates)))
+                               best.answer, mine.value, best.value, len(estimates),
+                               mine.fame, best.fame, mine.money, best.money))
         replay.answer(answer)
     return sorted(out, key=lambda m: (-m.drop, m.step))
 
@@ -89,9 +94,12 @@ def why_text(game: Game, m: Mistake) -> str:
     """The better choice and why, in a player's words."""
     rule = rule_text(m.rule)
     rule = rule if len(rule) <= 140 else rule[:137] + "…"
-    return (f"{answer_words(game, m.best)} was estimated {m.best_value:+.1f} against "
-            f"{m.chosen_value:+.1f} for {answer_words(game, m.chosen)} (your lead over the best "
-            f"rival at the end of the month, over sampled worlds; {m.options} options tried). "
+    end = "at the end of the month" if m.month < game.rules.months else "at the end"
+    return (f"{end}, {answer_words(game, m.best)} led on average to fame {m.best_fame:.1f} "
+            f"and {m.best_money:.0f} G, {answer_words(game, m.chosen)} to fame "
+            f"{m.chosen_fame:.1f} and {m.chosen_money:.0f} G; estimated {m.best_value:+.1f} "
+            f"against {m.chosen_value:+.1f} (your lead over the best rival, counting expected "
+            f"awards, money and playable cards; {m.options} options tried on sampled worlds). "
             f"Rule {m.rule}: {rule}")
 
 

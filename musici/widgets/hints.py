@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 _HOW = ("estimate = your lead over the best rival at the end of the month (fame, plus awards, "
         "money and playable cards weighed), averaged over {n} worlds the bot samples from what "
-        "you can see; higher is better")
+        "you can see; higher is better. Your fame and money: where the bots' play-out of the "
+        "month left you, on average")
 
 
 def hint_html(game: Game, decision: Decision, estimates: Sequence[Estimate], worlds: int) -> str:
@@ -34,12 +35,15 @@ def hint_html(game: Game, decision: Decision, estimates: Sequence[Estimate], wor
         style = "background:#e6f4e6;font-weight:bold" if i == 0 else ""
         rows.append(f"<tr style='{style}'><td>{escape(answer_words(game, e.answer))}</td>"
                     f"<td style='text-align:right'>{e.value:+.1f}</td>"
+                    f"<td style='text-align:right'>{e.fame:.1f}</td>"
+                    f"<td style='text-align:right'>{e.money:.0f} G</td>"
                     f"<td style='text-align:right;color:#888'>"
                     f"{'best' if i == 0 else f'{e.value - best:+.1f}'}</td></tr>")
     return (f"<div class='musici-hint' style='font-size:12px'><b>Hint</b> for "
             f"{escape(decision.kind.replace('_', ' '))} {rule_tag(decision.rule)}: "
             f"<table class='hint-table' style='border-collapse:collapse'>"
-            f"<tr><th style='text-align:left'>option</th><th>estimate</th><th>vs best</th></tr>"
+            f"<tr><th style='text-align:left'>option</th><th>estimate</th><th>your fame</th>"
+            f"<th>your money</th><th>vs best</th></tr>"
             f"{''.join(rows)}</table><div style='color:#666'>{escape(_HOW.format(n=worlds))}"
             f"</div></div>")
 
