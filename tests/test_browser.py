@@ -16,6 +16,11 @@ unless ``MUSICI_BROWSER_TESTS=1`` (as in CI): then a missing piece fails the run
 
 A screenshot of the stepper is saved in pytest's tmp dir and copied to
 ``/tmp/musici-walkthrough.png`` (``/tmp/musici-walkthrough-failure.png`` when it fails).
+
+The second test plays a whole game as seat 0 (about 110 answers, 1.5-3 minutes on a busy
+2-core machine) and saves screenshots of the board, a card, the hand as cards, the concert
+preview, the hint, the review and the stepper at 1366×768 under ``artifacts/`` (ignored
+by git): look at them.
 """
 
 from __future__ import annotations
@@ -545,6 +550,7 @@ def answer_one(page: Any, now: str, state: dict[str, Any]) -> str:
     labels = [b.inner_text().strip() for b in buttons.all()]
     if kind == "concert_card" and "card" not in state["shots"]:
         state["shots"]["card"] = shoot(page, f"{CONTROLS} .answer-card", "card.png")
+        shoot(page, CONTROLS, "hand-as-cards.png")
     if kind == "action":
         pick = ("concert" if "concert" in labels else
                 "hire" if "hire" in labels and state["hired"] < 2 else "pass")
@@ -613,6 +619,7 @@ def play_a_whole_game(page: Any) -> None:
                 wait_until(page, "sel => document.querySelector(sel)?.innerText.includes('Hint')",
                            f"{STEPPER} .hints-view", "the hint")
                 assert page.locator(f"{STEPPER} .hints-view").inner_text().strip()
+                shoot(page, f"{STEPPER} .hints-view", "hint.png")
                 state["hint"] = True
             now = answer_one(page, now, state)
         else:
