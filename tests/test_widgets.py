@@ -460,8 +460,8 @@ def test_choice_buttons_show_card_names_and_keep_the_ids() -> None:
     buttons = stepper.controls.inputs
     assert stepper.controls.options == list(d.options)
     for option, button in zip(d.options, buttons, strict=True):
-        if option in CARDS.orchestras:  # drawn as a card above a button named by its id
-            assert button.description == option
+        if option in CARDS.orchestras:  # drawn as a card above a button: "hire O05"
+            assert button.description == f"hire {option}"
             picture = button_card(stepper, d.options.index(option))
             assert "<svg" in picture and CARDS.orchestras[option].name in unescape(picture)
     i = next(i for i, o in enumerate(d.options) if o in CARDS.orchestras)

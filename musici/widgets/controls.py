@@ -238,7 +238,7 @@ class AnswerControls:
             text = option_label(cards, d, option)
             note, rule = self._note(d, option)
             tip = note or text
-            button = _button(text if not pictures else _short(text), "answer-btn",
+            button = _button(text if not pictures else _card_button(d.kind, text), "answer-btn",
                              tooltip=tip, style="info" if option == recorded else "")
             button.on_click(lambda _b, o=option: self.submit(o, generation=generation))
             buttons.append(button)
@@ -372,9 +372,17 @@ class AnswerControls:
         return True
 
 
-def _short(text: str) -> str:
-    """A card button's label: the card is drawn above it, so its id is enough."""
-    return text.rsplit("[", 1)[-1].rstrip("]") if text.endswith("]") else text
+_VERBS = {"concert_card": "play", "hire": "hire", "buy": "buy", "buy_fallback": "take",
+          "special": "play", "sell": "sell"}
+
+
+def _card_button(kind: str, text: str) -> str:
+    """A card button's label: the card is drawn above it, so a verb and its id suffice."""
+    if not text.endswith("]"):
+        return text
+    card = text.rsplit("[", 1)[-1].rstrip("]")
+    verb = _VERBS.get(kind)
+    return f"{verb} {card}" if verb else card
 
 
 def subset_words(d: Decision) -> str:

@@ -41,6 +41,7 @@ def hint_html(game: Game, decision: Decision, estimates: Sequence[Estimate], wor
                     f"{'best' if i == 0 else f'{e.value - best:+.1f}'}</td></tr>")
     return (f"<div class='musici-hint' style='font-size:12px'><b>Hint</b> for "
             f"{escape(decision.kind.replace('_', ' '))} {rule_tag(decision.rule)}: "
+            f"<style>.hint-table td, .hint-table th {{padding:1px 10px}}</style>"
             f"<table class='hint-table' style='border-collapse:collapse'>"
             f"<tr><th style='text-align:left'>option</th><th>estimate</th><th>your fame</th>"
             f"<th>your money</th><th>vs best</th></tr>"
