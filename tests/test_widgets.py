@@ -524,6 +524,10 @@ def test_fame_as_mixed_numbers() -> None:
 
     assert [fame_text(v) for v in (35, Fraction(71, 2), "71/2", Fraction(-7, 3), "1/2")] == \
         ["35", "35½", "35½", "-2⅓", "½"]
+    from musici.widgets.words import mixed_numbers
+
+    assert mixed_numbers("final fame 71/2; +5/2 fame each; 3") == \
+        "final fame 35½; +2½ fame each; 3"
 
 
 def test_concert_preview_agrees_with_the_engine_for_every_lineup() -> None:

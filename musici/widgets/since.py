@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from musici.analysis import explain_event
 from musici.describe import PHASE_NAMES, describe_event
 from musici.events import Event
-from musici.widgets.words import rule_tag, strip_rule
+from musici.widgets.words import FRACTION_KINDS, mixed_numbers, rule_tag, strip_rule
 
 if TYPE_CHECKING:
     from musici.engine import Game
@@ -26,7 +26,10 @@ _OWN = ("background:#fff4e0;border-left:4px solid #ff7f0e;padding:3px 6px;margin
 
 
 def _line(e: Event, game: Game) -> str:
-    return f"{escape(strip_rule(describe_event(e, game.cards), e.rule))} {rule_tag(e.rule)}"
+    text = strip_rule(describe_event(e, game.cards), e.rule)
+    if e.kind in FRACTION_KINDS:
+        text = mixed_numbers(text)
+    return f"{escape(text)} {rule_tag(e.rule)}"
 
 
 def since_html(game: Game, start: int, seat: int | None, *, title: str = "") -> str:

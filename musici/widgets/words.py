@@ -3,6 +3,8 @@ text on hover, fame as mixed numbers."""
 
 from __future__ import annotations
 
+import re
+from fractions import Fraction
 from functools import lru_cache
 from html import escape
 
@@ -34,4 +36,14 @@ def strip_rule(text: str, rule: str) -> str:
     return text[: -len(suffix)] if text.endswith(suffix) else text
 
 
-__all__ = ["fame_text", "rule_tag", "rule_title", "strip_rule"]
+_FRACTION = re.compile(r"(?<![\d/])(-?\d+)/(\d+)(?![\d/])")
+FRACTION_KINDS = frozenset({"award", "final", "marker_penalty"})
+
+
+def mixed_numbers(text: str) -> str:
+    """Fractions of fame written as a player does: "71/2" becomes "35½"."""
+    return _FRACTION.sub(lambda m: fame_text(Fraction(int(m[1]), int(m[2]))), text)
+
+
+__all__ = ["FRACTION_KINDS", "fame_text", "mixed_numbers", "rule_tag", "rule_title",
+           "strip_rule"]
