@@ -14,6 +14,7 @@ from musici.analysis import PAYMENT_KINDS, Line, explain_event
 from musici.describe import PHASE_NAMES, describe_event
 from musici.events import Event
 from musici.state import PHASES
+from musici.widgets.words import FRACTION_KINDS, mixed_numbers, rule_tag
 
 if TYPE_CHECKING:
     from musici.engine import Game
@@ -91,9 +92,11 @@ def events_html(events: Sequence[Event], game: Game, seat: int | None) -> str:
         suffix = f" [{e.rule}]"
         if text.endswith(suffix):
             text = text[: -len(suffix)]
+        if e.kind in FRACTION_KINDS:
+            text = mixed_numbers(text)
         if not groups or groups[-1][0] != (e.month, e.phase):
             groups.append(((e.month, e.phase), []))
-        groups[-1][1].append(f"<li>{escape(text)} {_RULE.format(escape(e.rule))}</li>")
+        groups[-1][1].append(f"<li>{escape(text)} {rule_tag(e.rule)}</li>")
     body = []
     for (month, phase), items in groups:
         if len(groups) > 1:
@@ -125,8 +128,7 @@ def why_options(game: Game, seat: int | None, limit: int = 60) -> list[tuple[str
 
 def lines_html(lines: Sequence[Line]) -> str:
     """An explanation, one line per step, each with its rule id."""
-    items = "".join(f"<li>{escape(line.text)} {_RULE.format(escape(line.rule))}</li>"
-                    for line in lines)
+    items = "".join(f"<li>{escape(line.text)} {rule_tag(line.rule)}</li>" for line in lines)
     return f"<ol class='musici-why' style='margin:2px 0;padding-left:22px'>{items}</ol>"
 
 
