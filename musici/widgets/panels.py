@@ -24,8 +24,6 @@ _BOX = ("display:inline-block;padding:3px 10px;margin:0 2px;border-radius:4px;"
         "border:1px solid #bbb;font-size:12px;")
 _NOW = "background:#1f77b4;color:white;border-color:#1f77b4;font-weight:bold;"
 _DONE = "background:#e8eef6;color:#555;"
-_RULE = ("<span style='font-family:monospace;font-size:11px;background:#f2f2f2;padding:0 3px;"
-         "border-radius:3px'>{}</span>")
 
 
 def when_text(game: Game) -> str:
@@ -63,7 +61,8 @@ def timeline_html(game: Game, step: int | None = None,
         f"background:{'#1f77b4' if m < game.month or done else '#9ecae1' if m == game.month else '#eee'}'>"
         "</span>" for m in range(1, months + 1))
     d = game.decision
-    waiting = (f" · waiting for seat {d.player}: {escape(d.kind)} {_RULE.format(escape(d.rule))}"
+    waiting = (f" · waiting for seat {d.player}: {escape(d.kind.replace('_', ' '))} "
+               f"{rule_tag(d.rule)}"
                if d is not None else " · game over")
     step_text = f" · step {step}" if step is not None else ""
     settled = "".join(
