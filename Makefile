@@ -24,9 +24,12 @@ $(LAB_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[lab]'
 	touch $(LAB_STAMP)
 
-# The main experience: JupyterLab on the walkthrough notebook.
+# The main experience: JupyterLab on the walkthrough notebook, opened as a working copy in
+# lab/ (not committed; refreshed when notebooks/ has a newer one): JupyterLab autosaves
+# outputs, and notebooks/ must stay stored clean (tests/test_notebooks.py).
 lab: $(LAB_STAMP)
-	$(BIN)/jupyter lab notebooks/walkthrough.ipynb $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+	mkdir -p lab && cp -u notebooks/*.ipynb lab/
+	$(BIN)/jupyter lab lab/walkthrough.ipynb $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # One seeded game printed month by month in the terminal.
 demo: $(STAMP)

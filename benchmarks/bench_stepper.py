@@ -2,7 +2,8 @@
 
 Clicks the buttons' handlers directly (``button.click()``) through whole games of bots and
 prints the median and 95th percentile in ms for "next decision" and "next phase", plus
-time travel (slider) and a human answer.
+time travel (slider), a human answer (its redraw draws the board tab, the since panel and
+the controls with their cards) and a hint (asked for, not part of a click).
 
     .venv/bin/python benchmarks/bench_stepper.py [--games 3] [--seed 0]
 """
@@ -42,7 +43,7 @@ def main() -> None:
     start = time.perf_counter()
     stepper = GameStepper(players=BOTS, seed=args.seed)
     print(f"construction (first, imports plotly figure) {1000 * (time.perf_counter() - start):.0f} ms")
-    decision, phase, slider, human = [], [], [], []
+    decision, phase, slider, human, hints = [], [], [], [], []
     for g in range(args.games):
         stepper.restart(args.seed + g)
         decision += _clicks(stepper, "decision")
@@ -59,6 +60,10 @@ def main() -> None:
         d = play.game.decision
         answer = (d.options[0] if d.space == "choice" else d.lo if d.space == "amount"
                   else d.random_answer(play.game.seat_rng(0)))
+        if len(hints) < 20 and d.player == 0:  # the hint: a few sampled worlds per option
+            start = time.perf_counter()
+            play.buttons["hint"].click()
+            hints.append(time.perf_counter() - start)
         start = time.perf_counter()
         play.controls.submit(answer)
         human.append(time.perf_counter() - start)
@@ -66,6 +71,7 @@ def main() -> None:
     _report("next phase click", phase)
     _report("time slider move", slider)
     _report("human answer + bots", human)
+    _report("hint (on request)", hints)
 
 
 if __name__ == "__main__":

@@ -76,20 +76,42 @@ WALKTHROUGH = [
 
     - **next** goes one decision on; **phase**, **month** and **end** let the bots play on to
       the next phase, the next month or the end. They stop whenever *you* must decide: an
-      orange box then shows your legal answers (buttons, a number box or check boxes) and
-      the rule that asks, e.g. `P1.1` for the auction.
-    - The five boxes under the buttons are the phases of MONTH.1; the current one is blue.
-    - The table is the board: money, fame, orchestras and their dissent markers, cards
-      played, the markets. It opens in your seat's view (what seat 0 may see, as at a real
-      table); **view** switches to the teacher's view (all hands) or another seat's.
-    - **Events of this step** lists what just happened, each line with its rule id; **why?**
-      explains a concert or a payment line by line.
-    - The **step** slider and **back** travel in time; answering differently at a past step
-      starts a new branch.
-    - The chart shows fame by month and phase; the dashed lines at 30 and 50 are where the
-      payroll gets dearer (P5.4).
+      orange box then shows your options, each with what it costs and does (halls and tours
+      with rent and room, special cards with their effect, cards drawn as cards), and the
+      rule that asks (hover a rule id such as `P1.1` to read the rule).
+    - When you choose the orchestras for a concert, the **preview** shows the rating, fame
+      and income your choice would give, with the reasons, before you answer.
+    - **Since you last decided** lists everything that happened since your last answer or
+      button press, month by month and phase by phase; your own concert is highlighted and
+      explained.
+    - **hint** asks the search bot to estimate each of your options (a few sampled worlds);
+      **review** lists your costliest decisions so far, with the better choice and why;
+      **bot plays my seat** lets the search bot play for you (press again to take over).
+    - The tabs below: the **board** (the eight areas, the fame and month tracks, the media
+      token, every seat; only what your seat may see), the **table**, **why?** (any concert
+      or payment explained line by line) and the **review**. The stepper opens in your seat's
+      view (what seat 0 may see, as at a real table); **view** switches to the teacher's
+      view (all hands) or another seat's.
+    - The **step** slider and **back** travel in time; **phase**, **month** and **end** then
+      replay the recorded answers, yours included; answering differently at a past step
+      asks before it drops the later history.
+    - The chart shows fame by month and phase (seats with equal fame are drawn slightly
+      apart); the dashed lines at 30 and 50 are where the payroll gets dearer (P5.4); the
+      stars are the final fame after the END awards.
 
     `play.ipynb` has more on playing, and on writing a bot of your own.
+    """),
+    md("""
+    ## Teacher mode: four bots at the table
+
+    With no human seat the stepper opens in the teacher's view: every hand open. Press
+    **month** to show a whole month in one click, then read it in *since the last button
+    press* and on the board.
+    """),
+    code("""
+    teacher = GameStepper(players=("impresario", "merchant", "collector", "search"), seed=7)
+    teacher.widget.add_class("teacher-stepper")
+    teacher
     """),
     md("""
     ## The same deal, scripted
@@ -898,6 +920,25 @@ PLAY = [
 
     register_strategy("stingy", stingy, replace=True)
     GameStepper(players=("human", "stingy", "greedy", "greedy"), seed=5)
+    """),
+    md("""
+    ## A game review
+
+    As a chess analysis board does, `review_game` replays a game and, at each decision of
+    one seat that the search bot searches, estimates every option on a few sampled worlds
+    (what that seat could see, nothing more). The largest drops from the best option's
+    estimate are the costliest decisions. The stepper's **review** button shows the same for
+    your seat; in the terminal: `musici play --save game.json ...`, then
+    `musici review game.json --seat 0`. Here: two months of the stingy bot, seat 1.
+    """),
+    code("""
+    from musici import Game, RuleSet
+    from musici.strategies import make_strategy
+    from musici.analysis.review import review_game, review_text
+
+    short = Game(4, seed=5, rules=RuleSet.parse(["RULING-MONTHS=2"]))
+    short.play([make_strategy(n) for n in ("greedy", "stingy", "greedy", "greedy")])
+    print(review_text(short, 1, review_game(short, 1, worlds=2), top=3))
     """),
 ]
 

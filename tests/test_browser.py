@@ -16,6 +16,11 @@ unless ``MUSICI_BROWSER_TESTS=1`` (as in CI): then a missing piece fails the run
 
 A screenshot of the stepper is saved in pytest's tmp dir and copied to
 ``/tmp/musici-walkthrough.png`` (``/tmp/musici-walkthrough-failure.png`` when it fails).
+
+The second test plays a whole game as seat 0 (about 110 answers, 1.5-3 minutes on a busy
+2-core machine) and saves screenshots of the board, a card, the hand as cards, the concert
+preview, the hint, the review and the stepper at 1366×768 under ``artifacts/`` (ignored
+by git): look at them.
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ MAX_ACTIONS = 16  # clicks/answers before giving up on reaching the wanted state
 VIEWPORT = {"width": 1400, "height": 1000}
 HUMAN_SEAT = 0  # the notebook's stepper: players=("human", "impresario", "merchant", "collector")
 
-STEPPER = ".game-stepper"
+STEPPER = ".game-stepper:not(.teacher-stepper)"  # the notebook's second one is all bots
 TIMELINE = f"{STEPPER} .phase-timeline"
 CONTROLS = f"{STEPPER} .human-controls"
 EVENTS = f"{STEPPER} .events-view"
@@ -484,4 +489,167 @@ def play_and_check(page: Any, tmp_path: Path) -> None:
     stepper.screenshot(path=str(shot), timeout=ROUND_TRIP * 1000)
     shutil.copyfile(shot, RECORD)
     assert shot.stat().st_size > 10_000
+    assert not page.page_errors, page.page_errors
+
+
+# ---------------------------------------------------------------------------- a whole game
+# The learner's bar (issue 11): seat 0 plays a whole game at 1366×768, and the page shows
+# what happened since the last decision (its own concert explained), the concert preview
+# before the answer (the same rating as then recorded), a hint, the END stars, the board
+# with every area; screenshots of these go to artifacts/ (not committed) to be looked at.
+LAPTOP = {"width": 1366, "height": 768}
+ARTIFACTS = ROOT / "artifacts"
+GAME_ACTIONS = 400  # answers and button presses for a whole game (~110 are needed)
+REVIEW_WAIT = 240  # the review estimates every searched decision of the game (~20-60 s)
+AREAS = ("chapel", "university", "dome", "opera", "large-academic", "small-academic",
+         "large-commercial", "small-commercial")
+VISIBLE_AND_FRESH = (
+    "([box, sel]) => { const b = document.querySelector(box);"
+    " return b !== null && getComputedStyle(b).display !== 'none' &&"
+    " [...document.querySelectorAll(sel)].some(e => !e.dataset.stale); }")
+
+
+def timeline_text(page: Any) -> str:
+    return page.locator(TIMELINE).inner_text()
+
+
+def act(page: Any, before: str, click: Any, what: str) -> str:
+    """Click, then wait for a new step in the timeline and fresh (or hidden) controls."""
+    mark_stale(page)
+    click()
+    return after_click(page, before, what)
+
+
+def after_click(page: Any, before: str, what: str) -> str:
+    """The timeline comes first, the controls after it: wait for both."""
+    wait_until(page, TEXT_CHANGED, [TIMELINE, before], f"{what}: a new timeline")
+    now = timeline_text(page)
+    if f"waiting for seat {HUMAN_SEAT}:" in now:
+        wait_until(page, VISIBLE_AND_FRESH, [CONTROLS, INPUTS], f"{what}: the next controls")
+    else:
+        wait_until(page, "box => { const b = document.querySelector(box);"
+                   " return b !== null && getComputedStyle(b).display === 'none'; }",
+                   CONTROLS, f"{what}: the controls hidden (a bot decides)")
+    return now
+
+
+def shoot(page: Any, selector: str, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    page.locator(selector).first.screenshot(path=str(path), timeout=ROUND_TRIP * 1000)
+    assert path.stat().st_size > 2_000, f"{name}: an empty screenshot"
+    return path
+
+
+def answer_one(page: Any, now: str, state: dict[str, Any]) -> str:
+    """Answer seat 0's decision as a learner would: give concerts, hire two orchestras,
+    pay what must be paid, otherwise the first option."""
+    controls = page.locator(CONTROLS)
+    kind = controls.locator(".answer-kind").first.get_attribute("data-kind")
+    buttons = controls.locator(".answer-btn")
+    labels = [b.inner_text().strip() for b in buttons.all()]
+    if kind == "concert_card" and "card" not in state["shots"]:
+        state["shots"]["card"] = shoot(page, f"{CONTROLS} .answer-card", "card.png")
+        shoot(page, CONTROLS, "hand-as-cards.png")
+    if kind == "action":
+        pick = ("concert" if "concert" in labels else
+                "hire" if "hire" in labels and state["hired"] < 2 else "pass")
+        state["hired"] += pick == "hire"
+        return act(page, now, buttons.nth(labels.index(pick)).click, f"action {pick}")
+    if labels:
+        return act(page, now, buttons.first.click, f"{kind}: {labels[0]}")
+    if controls.locator(".answer-select").count():
+        return act(page, now, controls.locator(".answer-submit").click, f"{kind}: first option")
+    if controls.locator(".amount-input").count():
+        box = controls.locator(".amount-input input")
+        box.fill("0")
+        box.press("Tab")
+        return act(page, now, controls.locator(".answer-submit").click, f"{kind}: 0 G")
+    boxes = controls.locator(".subset-box input[type=checkbox]")
+    submit = controls.locator(".answer-submit")
+    if kind == "concert_orchestras":
+        boxes.first.check()
+        wait_until(page, "sel => (document.querySelector(sel)?.dataset.rating ?? '') !== ''",
+                   f"{CONTROLS} .concert-preview", "the concert preview of the orchestras ticked")
+        preview = controls.locator(".concert-preview").get_attribute("data-rating")
+        if "preview" not in state["shots"]:
+            state["shots"]["preview"] = shoot(page, f"{CONTROLS}", "preview.png")
+        after = act(page, now, submit.click, "the concert's orchestras")
+        # the "since you last decided" panel shows the concert, rated as previewed
+        own = page.locator(f"{STEPPER} .since-view .own-concert").last
+        text = own.inner_text()
+        rated = re.search(r"\): (good|fair|poor)\b", text)
+        assert rated, f"no rating in the highlighted concert: {text!r}"
+        assert rated[1] == preview, (preview, text)
+        assert "why" in text and "RATE" in text, text  # its explanation is open
+        state["concerts"].append(preview)
+        return after
+    size = re.search(r"choose (\d+)", controls.inner_text())
+    count = boxes.count()
+    tick = count if kind == "salaries" else int(size[1]) if size else 0
+    for i in range(tick):
+        boxes.nth(i).check()
+    before = timeline_text(page)
+    mark_stale(page)
+    submit.click()
+    while kind == "salaries" and tick > 0:  # more than the money allows: pay one less
+        page.wait_for_timeout(300)
+        if timeline_text(page) != before or not page.locator(ERROR).inner_text().strip():
+            break
+        tick -= 1
+        boxes.nth(tick).uncheck()
+        submit.click()
+    return after_click(page, before, kind or "subset")
+
+
+def test_a_whole_game_as_seat_0_at_1366x768(page: Any, tmp_path: Path) -> None:
+    with screenshot_on_failure(page, tmp_path):
+        play_a_whole_game(page)
+
+
+def play_a_whole_game(page: Any) -> None:
+    state: dict[str, Any] = {"hired": 0, "concerts": [], "shots": {}, "hint": False}
+    now = timeline_text(page)
+    for _ in range(GAME_ACTIONS):
+        if "game over" in now:
+            break
+        if deciding(page):
+            if not state["hint"]:
+                page.locator(f"{STEPPER} .hint-btn").click()
+                wait_until(page, "sel => document.querySelector(sel)?.innerText.includes('Hint')",
+                           f"{STEPPER} .hints-view", "the hint")
+                assert page.locator(f"{STEPPER} .hints-view").inner_text().strip()
+                shoot(page, f"{STEPPER} .hints-view", "hint.png")
+                state["hint"] = True
+            now = answer_one(page, now, state)
+        else:
+            now = act(page, now, page.locator(f"{STEPPER} .end-btn").click, "end")
+    else:
+        pytest.fail(f"no end after {GAME_ACTIONS} actions: {now!r}")
+    assert state["concerts"], "seat 0 gave no concert"
+    # the END stars reach the page: one per seat
+    wait_until(page, "sel => (document.querySelector(sel)?.data ?? []).some("
+               "t => t.name === 'final (END)' && (t.y?.length ?? 0) === 4)", CHART,
+               "the END stars on the fame chart")
+    # the board shows every area
+    board = page.locator(f"{STEPPER} .board-view svg")
+    areas = board.locator("g.area").evaluate_all("gs => gs.map(g => g.dataset.area)")
+    assert sorted(areas) == sorted(AREAS), areas
+    shoot(page, f"{STEPPER} .board-view", "board.png")
+    page.locator(CHART).screenshot(path=str(ARTIFACTS / "chart-end.png"))
+    page.locator(f"{STEPPER} .review-btn").click()
+    page.wait_for_function("sel => document.querySelector(sel)?.innerText.includes('Review')",
+                           arg=f"{STEPPER} .review-view", timeout=REVIEW_WAIT * 1000)
+    assert "better:" in page.locator(f"{STEPPER} .review-view").inner_text()
+    shoot(page, f"{STEPPER} .review-view", "review.png")
+    # a laptop's window: the chart sits above the fold (resized only now: a resize while
+    # the notebook still runs its later cells once left the chart deaf to updates)
+    page.set_viewport_size(LAPTOP)
+    stepper = page.locator(STEPPER)
+    stepper.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+    chart_box, top = page.locator(CHART).bounding_box(), stepper.bounding_box()
+    assert chart_box is not None and top is not None
+    assert chart_box["y"] - top["y"] + chart_box["height"] <= LAPTOP["height"], chart_box
+    page.screenshot(path=str(ARTIFACTS / "stepper-1366x768.png"))
     assert not page.page_errors, page.page_errors

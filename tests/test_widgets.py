@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from html import escape, unescape
 
 import pytest
 
@@ -12,6 +13,7 @@ from musici import Game, IllegalAnswer, standard_cardset
 from musici import rating as R
 from musici.strategies import greedy_strategy
 from musici.widgets import BonusExplorer, GameStepper
+from musici.widgets.fame_chart import OFFSET
 from musici.widgets.stepper import TEACHER
 
 BOTS = ("greedy", "greedy", "greedy", "random")
@@ -71,7 +73,8 @@ def test_next_phase_changes_timeline_and_fame_chart() -> None:
     assert "Month 2 · P" in stepper.timeline.value
     assert id(stepper.fame.widget) == widget_id  # updated in place, not rebuilt
     fames = [p.fame for p in stepper.game.players]
-    assert [chart.data[s].y[-1] for s in range(4)] == fames
+    # each seat's line is drawn OFFSET higher per seat, so equal fame stays visible
+    assert [chart.data[s].y[-1] - s * OFFSET for s in range(4)] == fames
 
 
 def test_next_month_and_end(finished: GameStepper) -> None:
@@ -120,9 +123,10 @@ def test_human_decision_appears_as_controls_and_answering_advances() -> None:
     assert d.player == 0 and d.space == "choice"
     assert stepper.controls.widget.layout.display != "none"
     buttons = stepper.controls.inputs
-    assert [b.tooltip for b in buttons] == [str(o) for o in d.options]
+    assert stepper.controls.options == list(d.options)
+    assert all(b.tooltip for b in buttons)  # what each option costs and does, on hover
     assert all("answer-btn" in b._dom_classes for b in buttons)
-    assert d.rule in stepper.controls.prompt.value and d.kind in stepper.controls.prompt.value
+    assert d.rule in stepper.controls.prompt.value and d.kind in stepper.controls.prompt.value.lower()
     assert all(stepper.buttons[b].disabled for b in ("decision", "phase", "month", "end"))
     buttons[0].click()
     game = stepper.game
@@ -192,6 +196,12 @@ def test_past_human_answer_branches_or_keeps_future() -> None:
     stepper.slider.value = 0
     other = next(o for o in d.options if o != recorded)
     assert stepper.controls.submit(other)
+    # a different answer asks first: nothing is dropped until the teacher says yes
+    assert stepper.history.last == last and stepper.history.pos == 0
+    assert stepper.confirm.layout.display != "none"
+    assert f"drops the {last} later recorded step(s)" in stepper.confirm_text.value
+    stepper.confirm_branch()
+    assert stepper.confirm.layout.display == "none"
     assert stepper.history.snaps[1].answers == [other]
     assert "branch" in stepper.status.value
     assert all(g.answers[:1] == [other] for g in stepper.history.snaps[1:])
@@ -205,6 +215,7 @@ def test_teacher_toggle_hides_other_hands() -> None:
     secret = next(c for c in game.players[1].hand
                   if c not in public and all(c not in p.hand for p in game.players if p.seat != 1))
     tag = f"[{secret}]"
+    stepper.tabs.selected_index = 1  # the table tab (only the shown tab is drawn)
     assert tag in stepper.table.value  # teacher view: all hands
     stepper.view_toggle.value = 2
     assert stepper.seat == 2
@@ -337,7 +348,8 @@ def _legal(stepper: GameStepper):
 def test_a_stale_button_does_not_answer_the_next_decision() -> None:
     stepper = GameStepper(players=("human", "greedy", "greedy", "random"), seed=3)
     drive_human(stepper, lambda d: d.kind == "action" and "pass" in d.options)
-    [old] = [b for b in stepper.controls.inputs if b.tooltip == "pass"]
+    [old] = [b for b, o in zip(stepper.controls.inputs, stepper.controls.options, strict=True)
+             if o == "pass"]
     old.click()
     d = stepper.game.decision
     assert d.kind == "action" and d.player == 0  # the next round's action
@@ -431,20 +443,27 @@ def test_a_step_through_p5_shows_the_settlement() -> None:
     assert f"Month {month} · P5 settlement" in stepper.events.value
 
 
+def button_card(stepper: GameStepper, i: int) -> str:
+    """The HTML of the card drawn above the ``i``-th answer button."""
+    row = stepper.controls.widget.children[2]  # prompt, help, then the cards' row
+    return row.children[i].children[0].value
+
+
 def test_choice_buttons_show_card_names_and_keep_the_ids() -> None:
     from types import SimpleNamespace
 
-    from musici.describe import card_name
 
     stepper = GameStepper(seed=3)
     drive_human(stepper, lambda d: d.space == "choice" and len(d.options) <= 8
                 and any(isinstance(o, str) and o in CARDS.orchestras for o in d.options))
     d = stepper.game.decision
     buttons = stepper.controls.inputs
+    assert stepper.controls.options == list(d.options)
     for option, button in zip(d.options, buttons, strict=True):
-        assert button.tooltip == str(option)
-        if option in CARDS.orchestras:
-            assert button.description == card_name(CARDS, option)
+        if option in CARDS.orchestras:  # drawn as a card above a button: "hire O05"
+            assert button.description == f"hire {option}"
+            picture = button_card(stepper, d.options.index(option))
+            assert "<svg" in picture and CARDS.orchestras[option].name in unescape(picture)
     i = next(i for i, o in enumerate(d.options) if o in CARDS.orchestras)
     step = stepper.game.step
     buttons[i].click()
@@ -495,3 +514,223 @@ def test_count_boxes_refuse_counts_out_of_range_instead_of_clamping() -> None:
     count.value = 2
     controls.submit_button.click()
     assert answered == [("O01", "O01")]
+
+
+# ---------------------------------------------------------------------------- learn by playing
+def test_fame_as_mixed_numbers() -> None:
+    from fractions import Fraction
+
+    from musici.analysis.hints import fame_text
+
+    assert [fame_text(v) for v in (35, Fraction(71, 2), "71/2", Fraction(-7, 3), "1/2")] == \
+        ["35", "35½", "35½", "-2⅓", "½"]
+    from musici.widgets.words import mixed_numbers
+
+    assert mixed_numbers("final fame 71/2; +5/2 fame each; 3") == \
+        "final fame 35½; +2½ fame each; 3"
+
+
+def test_concert_preview_agrees_with_the_engine_for_every_lineup() -> None:
+    """The preview of each possible line-up is the rating, fame and income the engine then
+    records (the preview calls the engine's own scoring functions)."""
+    import itertools
+    import re
+
+    stepper = GameStepper(seed=3)
+    drive_human(stepper, lambda d: d.kind == "concert_orchestras")
+    game, d = stepper.game, stepper.game.decision
+    assert "card-requirement" in stepper.controls.help.value  # the card's requirement shown
+    checked = 0
+    for size in range(1, d.max_size + 1):
+        for lineup in itertools.combinations(d.items, size):
+            try:
+                d.normalize(lineup)
+            except IllegalAnswer:
+                continue
+            for item, box in zip(d.items, stepper.controls.inputs, strict=True):
+                box.value = item in lineup  # ticking updates the preview at once
+            shown = stepper.controls.preview.value
+            clone = game.clone()
+            clone.answer(lineup)
+            concert = next(e for e in reversed(clone.events) if e.kind == "concert")
+            assert f"data-rating='{concert.data['rating']}'" in shown, (lineup, shown)
+            fame = re.search(r"fame <b>(-?\d+)</b>", shown)
+            assert fame and int(fame[1]) == concert.data["fame"], shown
+            assert f"income <b>{concert.data['income']} G</b>" in shown
+            checked += 1
+    assert checked >= 1
+
+
+def test_since_panel_shows_the_humans_own_concert_explained() -> None:
+    stepper = GameStepper(seed=3)
+    drive_human(stepper, lambda d: d.kind == "concert_orchestras")
+    d = stepper.game.decision
+    stepper.answer(greedy_strategy(stepper.game.view(0), d))
+    concert = next(e for e in reversed(stepper.game.events)
+                   if e.kind == "concert" and e.player == 0)
+    since = stepper.since.value
+    assert "Since you last decided" in since and "own-concert" in since
+    assert f"): {concert.data['rating']}" in unescape(since)
+    assert "<details open>" in since and "RATE" in since  # its explanation is open
+    # the next answer starts a new "since": the concert of the earlier answer is gone
+    d = stepper.game.decision
+    stepper.answer(greedy_strategy(stepper.game.view(0), d))
+    assert "own-concert" not in stepper.since.value
+
+
+def test_rule_ids_carry_their_text_on_hover() -> None:
+    from musici.ruletext import rule_text
+
+    stepper = GameStepper(seed=1)
+    d = stepper.game.decision
+    assert f"title='{escape(rule_text(d.rule), quote=True)}'" in stepper.controls.prompt.value
+    assert f"title='{escape(rule_text('P1.2'), quote=True)}'" in \
+        stepper.controls.widget.children[2].children[1].value  # pass: P1.2, on hover
+
+
+def test_venue_options_say_cost_and_room_from_economy() -> None:
+    from musici import economy as E
+
+    stepper = GameStepper(seed=3)
+    drive_human(stepper, lambda d: d.kind == "venue")
+    d = stepper.game.decision
+    words = stepper.controls.widget.children[2].children[1].value
+    for area in d.options:
+        if area in E.HALLS:
+            cost = E.venue_cost(area, held_concert=True, rules=stepper.game.rules)
+            assert f"rent {cost.money} G, room for {E.HALLS[area][1] * 10} musicians" in words \
+                or "free for you" in words
+        else:
+            assert f"<b>{area}</b>: tour" in words
+
+
+def test_salaries_and_subsets_in_words() -> None:
+    from musici.decisions import Decision
+    from musici.widgets.controls import subset_words
+
+    salaries = Decision(0, "salaries", "P5.3", space="subset", items=("O1", "O2"),
+                        costs=(50, 100), budget=120, max_size=2, maximal=True)
+    assert "choose 0" not in subset_words(salaries)
+    assert "pay every salary you can afford" in subset_words(salaries)
+    appease = Decision(0, "appease", "P4.APPEASE", space="subset", items=("O1",), max_size=1)
+    assert subset_words(appease) == "choose up to 1, or none"
+
+
+def test_hint_estimates_every_option_the_same_way_twice() -> None:
+    stepper = GameStepper(seed=3)
+    drive_human(stepper, lambda d: d.kind == "venue")
+    d = stepper.game.decision
+    first = stepper.hint()
+    assert "hint-table" in first
+    for option in d.options:
+        assert option.replace("-", " ") in first or option in first
+    assert stepper.hint() == first  # seeded from the game: the same hint again
+
+
+def test_review_lists_costliest_decisions_with_a_better_choice() -> None:
+    from musici.analysis.review import review_game, review_text
+    from musici.rules import RuleSet
+
+    game = Game(4, seed=2, rules=RuleSet.parse(["RULING-MONTHS=2"]))
+    bots = [greedy_strategy] * 4
+    game.play(bots)
+    mistakes = review_game(game, 1, worlds=1)
+    assert mistakes and all(m.drop >= 0 for m in mistakes)
+    assert [m.drop for m in mistakes] == sorted((m.drop for m in mistakes), reverse=True)
+    assert all(game.answers[m.step] == m.chosen for m in mistakes)
+    text = review_text(game, 1, mistakes, top=3)
+    assert text.count("better:") == min(3, len(mistakes)) and "why:" in text
+
+
+def test_review_command(tmp_path) -> None:
+    import argparse
+    import contextlib
+    import io
+
+    from musici.analysis.cli_review import add_commands
+    from musici.rules import RuleSet
+
+    game = Game(4, seed=4, rules=RuleSet.parse(["RULING-MONTHS=1"]))
+    game.play([greedy_strategy] * 4)
+    path = tmp_path / "game.json"
+    game.save(path)
+    parser = argparse.ArgumentParser()
+    add_commands(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["review", str(path), "--seat", "2", "--top", "2", "--worlds", "1"])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert args.run(args) == 0
+    assert "Review of seat 2" in out.getvalue() and "better:" in out.getvalue()
+    with pytest.raises(ValueError, match="--top and --worlds must be at least 1"):
+        args.run(parser.parse_args(["review", str(path), "--worlds", "0"]))
+
+
+def test_month_button_replays_recorded_human_answers() -> None:
+    stepper = GameStepper(seed=1)
+    drive_human(stepper, lambda d: stepper.game.month == 2)
+    last = stepper.history.last
+    stepper.go(0)
+    assert stepper.game.decision.player == 0  # a recorded human decision
+    stepper.advance("month")
+    assert stepper.game.month == 2 and stepper.history.last == last  # one click, no stop
+    assert stepper.game.answers == stepper.history.snaps[last].answers[:stepper.history.pos]
+
+
+def test_recorded_amount_is_shown_in_the_box() -> None:
+    stepper = GameStepper(seed=1)
+    drive_human(stepper, lambda d: d.kind == "media_bid")
+    d = stepper.game.decision
+    step = stepper.history.pos
+    bid = d.lo + d.step * 2 if d.lo + d.step * 2 <= d.hi else d.lo
+    stepper.answer(bid)
+    stepper.go(step)
+    assert stepper.controls.inputs[0].value == bid
+
+
+def test_a_bot_plays_my_seat_and_gives_it_back() -> None:
+    stepper = GameStepper(seed=6)
+    stepper.buttons["stand_in"].click()
+    assert stepper.stand_in[0] and not stepper.humans[0]
+    stepper.advance("month")
+    assert stepper.game.month == 2  # no stop for seat 0: the bot answered
+    stepper.buttons["stand_in"].click()
+    assert stepper.humans[0] and stepper.buttons["stand_in"].description == "bot plays my seat"
+    stepper.advance("end")
+    assert stepper.game.decision is not None and stepper.game.decision.player == 0
+
+
+def test_end_stars_and_equal_fame_seats_are_distinct(finished: GameStepper) -> None:
+    from fractions import Fraction
+
+    from musici.widgets.fame_chart import FINAL
+
+    data = finished.fame.widget.data
+    final = next(t for t in data if t.name == FINAL)
+    fames = finished.game.results["fame"]
+    assert [y - s * OFFSET for s, y in enumerate(final.y)] == [float(Fraction(f)) for f in fames]
+    # at the start every seat has fame 0, yet the four lines lie apart
+    fresh = GameStepper(players=BOTS, seed=5).fame.widget.data
+    assert len({t.y[0] for t in fresh[:4]}) == 4
+
+
+def test_switching_the_view_keeps_the_why_panel(finished: GameStepper) -> None:
+    options = finished.why_select.options
+    other = options[-1][1]
+    finished.why_select.value = other
+    finished.view_toggle.value = 2
+    if other in {i for _, i in finished.why_select.options}:
+        assert finished.why_select.value == other
+    finished.view_toggle.value = TEACHER
+    assert finished.why_select.value == other
+
+
+def test_board_tab_shows_only_what_the_seat_may_see() -> None:
+    stepper = GameStepper(players=BOTS, seed=0)
+    game = stepper.game
+    public = set(game.score_market) | set(game.players[2].hand)
+    secrets = [c for c in game.players[1].hand if c not in public]
+    assert secrets and stepper.tabs.selected_index == 0 and "musici-board" in stepper.board.value
+    assert all(c in stepper.board.value for c in secrets)  # the teacher sees every hand
+    stepper.view_toggle.value = 2
+    assert "seat 2 (greedy)'s view: other hands hidden" in unescape(stepper.board.value)
+    assert not any(c in stepper.board.value for c in secrets)

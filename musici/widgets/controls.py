@@ -22,14 +22,19 @@ import ipywidgets as widgets
 from musici.cards import CardSet
 from musici.decisions import Answer, Decision, IllegalAnswer
 from musici.describe import card_name
+from musici.render import card_svg, orchestra_svg, special_svg
+from musici.views import PlayerView
+from musici.widgets.preview import concert_preview_html, decision_help, option_note
+from musici.widgets.words import rule_tag
 
 MAX_BUTTONS = 8  # more options than this: a dropdown and one "answer" button
 
 _PROMPTS: dict[str, str] = {
-    "auction": "Auction of {card}: highest bid {high} G ({leader}). Bid {bid} G or pass.",
-    "media_bid": "Your secret bid for the media token (0 = no bid).",
-    "venue": "Choose this month's venue (hall or tour).",
-    "action": "Action round {round}: choose an action.",
+    "auction": "Auction of the special card {card}: highest bid {high} G ({leader}). "
+               "Bid {bid} G or pass.",
+    "media_bid": "Your secret bid for the media token, in gold (0 = no bid).",
+    "venue": "Choose this month's venue: a hall (rent, limited room) or a tour.",
+    "action": "Action round {round} of 3: choose an action.",
     "buy": "Buy a face-up score card, or offer to buy one from a player.",
     "buy_price": "Your price offered to seat {seller} for one of their cards.",
     "buy_era": "Seat {seller} is offered {price} G: name the era you ask for (or any).",
@@ -38,11 +43,11 @@ _PROMPTS: dict[str, str] = {
     "discover": "Search which discovery deck?",
     "hire": "Hire which orchestra?",
     "concert_card": "Which card do you play in concert?",
-    "concert_orchestras": "Which orchestras play {card} at {venue} (room for {capacity}0 musicians)?",
+    "concert_orchestras": "Which orchestras play {card} at the {venue}?",
     "poach_consent": "Seat {buyer} wants to hire {orchestra} away from you for {price} G.",
     "appease": "Which dissent markers do you remove?",
-    "salaries": "Which salaries do you pay (while the money lasts)?",
-    "special": "Play a special card?",
+    "salaries": "Pay your orchestras' salaries for this month.",
+    "special": "Which special card do you play?",
 }
 
 
@@ -80,6 +85,8 @@ def prompt_text(decision: Decision, cards: CardSet) -> str:
     """A short prompt for ``decision`` (card ids in its info named)."""
     info: dict[str, Any] = {k: (_label(cards, v) if k in ("card", "orchestra") else v)
                             for k, v in decision.info.items()}
+    if decision.kind == "concert_orchestras" and not info.get("venue"):
+        info["venue"] = "venue"
     if decision.kind == "auction":
         leader = info.get("leader")
         info["leader"] = "nobody yet" if leader is None else f"seat {leader}"
@@ -89,8 +96,8 @@ def prompt_text(decision: Decision, cards: CardSet) -> str:
             return template.format(**info)
         except (KeyError, IndexError):
             pass
-    extra = ", ".join(f"{k}: {v}" for k, v in info.items())
-    return f"{decision.kind}" + (f" ({extra})" if extra else "")
+    extra = ", ".join(f"{k} {v}" for k, v in info.items())
+    return decision.kind.replace("_", " ").capitalize() + (f" ({extra})" if extra else "") + "."
 
 
 def _button(description: str, css: str, tooltip: str = "", style: str = "") -> widgets.Button:
@@ -98,6 +105,24 @@ def _button(description: str, css: str, tooltip: str = "", style: str = "") -> w
                             button_style=style, layout=widgets.Layout(width="auto"))
     button.add_class(css)
     return button
+
+
+CARD_KINDS = frozenset({"concert_card", "hire", "buy", "buy_fallback", "special", "sell",
+                        "educator", "collector", "thief"})
+CARD_WIDTH = 104
+
+
+def _card_picture(cards: CardSet, option: Any) -> str:
+    """The card ``option`` as SVG ("" for an option that is not a card)."""
+    if not isinstance(option, str):
+        return ""
+    if option in cards.music:
+        return str(card_svg(option, cards, width=CARD_WIDTH))
+    if option in cards.orchestras:
+        return str(orchestra_svg(option, cards, width=CARD_WIDTH))
+    if option in cards.specials:
+        return str(special_svg(option, cards, width=CARD_WIDTH))
+    return ""
 
 
 class AnswerControls:
@@ -108,19 +133,30 @@ class AnswerControls:
     only the decision they were built for: ``.generation`` counts the sets of controls
     shown, and a control of an older set is ignored with a note in ``.note`` (class
     ``answer-note``; not inside ``.widget``, which may be hidden then: place it apart).
+
+    Every option says what it costs and does (:mod:`musici.widgets.preview`), cards are
+    drawn as cards with a button under each, rule ids show their text on hover, and the
+    choice of orchestras for a concert shows a live preview (class ``concert-preview``).
     """
 
     def __init__(self, on_answer: Callable[[Answer], None]) -> None:
         self.on_answer = on_answer
         self.decision: Decision | None = None
+        self.view: PlayerView | None = None
         self.step: int | None = None
         self.generation = 0
         self.prompt = widgets.HTML()
+        self.prompt.add_class("answer-prompt")
+        self.help = widgets.HTML()
+        self.help.add_class("answer-help")
+        self.preview = widgets.HTML()
+        self.preview.add_class("preview-view")
         self.error = widgets.HTML()
         self.error.add_class("answer-error")
         self.note = widgets.HTML()
         self.note.add_class("answer-note")
         self.inputs: list[widgets.Widget] = []
+        self.options: list[Any] = []  # a choice's option behind each of ``inputs`` (buttons)
         self.submit_button: widgets.Button | None = None
         self._owned: list[widgets.Widget] = []  # built for the shown decision, closed after
         self.widget = widgets.VBox(layout=widgets.Layout(border="2px solid #ff7f0e",
@@ -132,9 +168,12 @@ class AnswerControls:
         """Forget the shown decision's controls and close their widgets."""
         self.generation += 1
         self.decision = None
+        self.view = None
         self.step = None
         self.inputs = []
+        self.options = []
         self.submit_button = None
+        self.preview.value = ""
         self.widget.children = ()
         owned, self._owned = self._owned, []
         for widget in owned:
@@ -145,100 +184,145 @@ class AnswerControls:
         self.widget.layout.display = "none"
 
     def show(self, decision: Decision, cards: CardSet, *, who: str = "",
-             recorded: Answer | None = None, step: int | None = None) -> None:
+             recorded: Answer | None = None, step: int | None = None,
+             view: PlayerView | None = None) -> None:
         """Controls for ``decision`` (at game step ``step``); ``recorded`` is the answer
-        given before (a past step). The controls shown before are closed."""
+        given before (a past step); ``view`` is the deciding seat's (for the costs and the
+        concert preview). The controls shown before are closed."""
         self._drop()
         self.decision = decision
+        self.view = view
         self.step = step
         self.error.value = ""
         self.note.value = ""
         head = (f"<b>{escape(who or f'seat {decision.player}')} to decide:</b> "
-                f"{escape(prompt_text(decision, cards))} "
-                f"<span style='color:#666'>[{escape(decision.kind)} · "
-                f"<code>{escape(decision.rule)}</code>]</span>")
+                f"{escape(prompt_text(decision, cards))} {rule_tag(decision.rule)}"
+                f"<span class='answer-kind' data-kind='{escape(decision.kind)}'></span>")
         if recorded is not None:
             head += (f"<br><span style='color:#666'>recorded answer: "
-                     f"{escape(_label(cards, recorded))}; a different answer branches the game "
-                     f"and drops the later steps</span>")
+                     f"{escape(_label(cards, recorded) if recorded != () else 'nothing')}; "
+                     f"a different answer branches the game (you are asked first)</span>")
         self.prompt.value = head
+        self.help.value = decision_help(view, decision) if view is not None else ""
         if decision.space == "choice":
-            body = self._choice(decision, cards)
+            body = self._choice(decision, cards, recorded)
         elif decision.space == "amount":
-            body = self._amount(decision)
+            body = self._amount(decision, recorded)
         else:
-            body = self._subset(decision, cards)
-        legal = widgets.HTML(f"<span style='color:#666;font-size:11px'>legal: "
-                             f"{escape(decision.describe_legal())}</span>")
-        self._owned = [body, legal]
-        self.widget.children = (self.prompt, body, legal, self.error)
+            body = self._subset(decision, cards, recorded)
+        self._owned = [body]
+        self.widget.children = (self.prompt, self.help, body, self.preview, self.error)
         self.widget.layout.display = "flex"
+        self._update_preview()
 
-    def _choice(self, d: Decision, cards: CardSet) -> widgets.Widget:
+    def _note(self, d: Decision, option: Any) -> tuple[str, str]:
+        return option_note(self.view, d, option) if self.view is not None else ("", "")
+
+    def _choice(self, d: Decision, cards: CardSet, recorded: Answer | None) -> widgets.Widget:
         generation = self.generation
-        if len(d.options) <= MAX_BUTTONS:
-            buttons = []
-            for option in d.options:
-                text = option_label(cards, d, option)
-                tip = ", ".join(map(str, option)) if isinstance(option, tuple) else str(option)
-                button = _button(text, "answer-btn", tooltip=tip)
-                button.on_click(lambda _b, o=option: self.submit(o, generation=generation))
-                buttons.append(button)
-            self.inputs = buttons
-            return widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap"))
-        select = widgets.Dropdown(options=[(option_label(cards, d, o), i)
-                                           for i, o in enumerate(d.options)],
-                                  layout=widgets.Layout(width="auto"))
-        select.add_class("answer-select")
-        self.inputs = [select]
-        self.submit_button = _button("answer", "answer-submit", style="warning")
-        self.submit_button.on_click(
-            lambda _b: self.submit(d.options[select.value], generation=generation))
-        return widgets.HBox([select, self.submit_button])
+        if len(d.options) > MAX_BUTTONS:
+            select = widgets.Dropdown(options=[(option_label(cards, d, o), i)
+                                               for i, o in enumerate(d.options)],
+                                      layout=widgets.Layout(width="auto"))
+            if recorded in d.options:
+                select.value = d.options.index(recorded)
+            select.add_class("answer-select")
+            self.inputs = [select]
+            self.submit_button = _button("answer", "answer-submit", style="warning")
+            self.submit_button.on_click(
+                lambda _b: self.submit(d.options[select.value], generation=generation))
+            return widgets.HBox([select, self.submit_button])
+        pictures = d.kind in CARD_KINDS and any(_card_picture(cards, o) for o in d.options)
+        buttons, boxes, notes = [], [], []
+        for option in d.options:
+            text = option_label(cards, d, option)
+            note, rule = self._note(d, option)
+            tip = note or text
+            button = _button(text if not pictures else _card_button(d.kind, text), "answer-btn",
+                             tooltip=tip, style="info" if option == recorded else "")
+            button.on_click(lambda _b, o=option: self.submit(o, generation=generation))
+            buttons.append(button)
+            picture = _card_picture(cards, option) if pictures else ""
+            if picture:
+                card = widgets.HTML(f"<div class='answer-card' title='{escape(tip, quote=True)}'>"
+                                    f"{picture}</div>")
+                boxes.append(widgets.VBox([card, button],
+                                          layout=widgets.Layout(width=f"{CARD_WIDTH + 12}px",
+                                                                align_items="center")))
+            else:
+                boxes.append(button)
+                if note:
+                    tag = f" {rule_tag(rule)}" if rule else ""
+                    notes.append(f"<li><b>{escape(text)}</b>: {escape(note)}{tag}</li>")
+        self.inputs = buttons
+        self.options = list(d.options)
+        row = widgets.HBox(boxes, layout=widgets.Layout(flex_flow="row wrap"))
+        if not notes:
+            return row
+        words = widgets.HTML(f"<ul class='option-notes' style='margin:2px 0;padding-left:18px;"
+                             f"font-size:12px'>{''.join(notes)}</ul>")
+        return widgets.VBox([row, words])
 
-    def _amount(self, d: Decision) -> widgets.Widget:
+    def _amount(self, d: Decision, recorded: Answer | None) -> widgets.Widget:
         # IntText, not BoundedIntText: a bounded box clamps an out-of-range amount silently;
         # the engine is to refuse it with its message instead.
         generation = self.generation
-        box = widgets.IntText(value=d.lo, step=d.step, description=f"{d.lo}–{d.hi} G",
+        value = recorded if isinstance(recorded, int) else d.lo
+        box = widgets.IntText(value=value, step=d.step, description=f"{d.lo}–{d.hi} G",
                               tooltip=f"from {d.lo} to {d.hi} G in steps of {d.step}",
                               layout=widgets.Layout(width="220px"))
         box.add_class("amount-input")
         self.inputs = [box]
         self.submit_button = _button("answer", "answer-submit", style="warning")
         self.submit_button.on_click(lambda _b: self.submit(int(box.value), generation=generation))
-        return widgets.HBox([box, self.submit_button])
+        steps = widgets.HTML(f"<span style='font-size:11.5px;color:#555'>in steps of {d.step} G"
+                             "</span>")
+        return widgets.HBox([box, self.submit_button, steps])
 
-    def _subset(self, d: Decision, cards: CardSet) -> widgets.Widget:
+    def _subset(self, d: Decision, cards: CardSet, recorded: Answer | None) -> widgets.Widget:
         rows: list[widgets.Widget] = []
+        ticked = list(recorded) if isinstance(recorded, tuple) else []
         for i, item in enumerate(d.items):
             notes = []
-            if d.groups:
+            if d.groups and d.kind != "concert_orchestras":
                 notes.append(d.groups[i])
             if d.costs:
                 notes.append(f"{d.costs[i]} G")
+            if self.view is not None and d.kind == "concert_orchestras":
+                marks = dict(self.view.me.markers).get(item, 0)
+                if marks:
+                    notes.append(f"{marks} dissent marker(s)")
             text = _label(cards, item) + (f" ({', '.join(notes)})" if notes else "")
             limit = d.limits[i] if d.limits else 1
             if limit > 1:
                 # IntText, not BoundedIntText: a count above the limit must be refused by the
                 # engine with its message, not clamped to the limit without a word.
                 control: widgets.Widget = widgets.IntText(
-                    value=0, description=f"{text} (0–{limit})",
+                    value=ticked.count(item), description=f"{text} (0–{limit})",
                     style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
                 control.add_class("subset-count")
             else:
-                control = widgets.Checkbox(value=False, description=text, indent=False,
+                control = widgets.Checkbox(value=item in ticked, description=text, indent=False,
                                            layout=widgets.Layout(width="auto"))
                 control.add_class("subset-box")
+            control.observe(lambda _c: self._update_preview(), names="value")
             rows.append(control)
         self.inputs = rows
         self.submit_button = _button("answer", "answer-submit", style="warning")
         generation = self.generation
         self.submit_button.on_click(lambda _b: self._submit_subset(generation))
-        budget = f" · budget {d.budget} G" if d.budget is not None else ""
-        size = widgets.HTML(f"<span style='font-size:11px'>choose {d.min_size}–{d.max_size}"
-                            f"{budget}</span>")
+        size = widgets.HTML(f"<span style='font-size:11.5px'>{escape(subset_words(d))}</span>")
         return widgets.VBox([*rows, widgets.HBox([size, self.submit_button])])
+
+    def _update_preview(self) -> None:
+        d = self.decision
+        if d is None or d.kind != "concert_orchestras" or self.view is None:
+            return
+        try:
+            chosen = self.subset_value()
+        except IllegalAnswer:
+            chosen = ()
+        self.preview.value = concert_preview_html(self.view, d, chosen)
 
     def subset_value(self) -> tuple[str, ...]:
         """The items ticked (an item repeated as often as its count box says)."""
@@ -288,4 +372,34 @@ class AnswerControls:
         return True
 
 
-__all__ = ["MAX_BUTTONS", "AnswerControls", "option_label", "prompt_text"]
+_VERBS = {"concert_card": "play", "hire": "hire", "buy": "buy", "buy_fallback": "take",
+          "special": "play", "sell": "sell"}
+
+
+def _card_button(kind: str, text: str) -> str:
+    """A card button's label: the card is drawn above it, so a verb and its id suffice."""
+    if not text.endswith("]"):
+        return text
+    card = text.rsplit("[", 1)[-1].rstrip("]")
+    verb = _VERBS.get(kind)
+    return f"{verb} {card}" if verb else card
+
+
+def subset_words(d: Decision) -> str:
+    """How many items to tick, in words (no "choose 0–3" when paying nothing is illegal)."""
+    if d.kind == "salaries" or d.maximal:
+        budget = f" (you have {d.budget} G)" if d.budget is not None else ""
+        return f"pay every salary you can afford{budget}"
+    if d.min_size == d.max_size:
+        return f"choose {d.min_size}"
+    if d.min_size == 0:
+        return f"choose up to {d.max_size}, or none"
+    text = f"choose {d.min_size} to {d.max_size}" if d.max_size > 1 else "choose 1"
+    if d.groups and len(set(d.groups)) > 1:
+        text += ", all of one style"
+    if d.budget is not None:
+        text += f", costing at most {d.budget} G"
+    return text
+
+
+__all__ = ["MAX_BUTTONS", "AnswerControls", "option_label", "prompt_text", "subset_words"]

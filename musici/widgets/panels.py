@@ -14,6 +14,7 @@ from musici.analysis import PAYMENT_KINDS, Line, explain_event
 from musici.describe import PHASE_NAMES, describe_event
 from musici.events import Event
 from musici.state import PHASES
+from musici.widgets.words import FRACTION_KINDS, mixed_numbers, rule_tag
 
 if TYPE_CHECKING:
     from musici.engine import Game
@@ -23,8 +24,6 @@ _BOX = ("display:inline-block;padding:3px 10px;margin:0 2px;border-radius:4px;"
         "border:1px solid #bbb;font-size:12px;")
 _NOW = "background:#1f77b4;color:white;border-color:#1f77b4;font-weight:bold;"
 _DONE = "background:#e8eef6;color:#555;"
-_RULE = ("<span style='font-family:monospace;font-size:11px;background:#f2f2f2;padding:0 3px;"
-         "border-radius:3px'>{}</span>")
 
 
 def when_text(game: Game) -> str:
@@ -62,7 +61,8 @@ def timeline_html(game: Game, step: int | None = None,
         f"background:{'#1f77b4' if m < game.month or done else '#9ecae1' if m == game.month else '#eee'}'>"
         "</span>" for m in range(1, months + 1))
     d = game.decision
-    waiting = (f" · waiting for seat {d.player}: {escape(d.kind)} {_RULE.format(escape(d.rule))}"
+    waiting = (f" · waiting for seat {d.player}: {escape(d.kind.replace('_', ' '))} "
+               f"{rule_tag(d.rule)}"
                if d is not None else " · game over")
     step_text = f" · step {step}" if step is not None else ""
     settled = "".join(
@@ -91,9 +91,11 @@ def events_html(events: Sequence[Event], game: Game, seat: int | None) -> str:
         suffix = f" [{e.rule}]"
         if text.endswith(suffix):
             text = text[: -len(suffix)]
+        if e.kind in FRACTION_KINDS:
+            text = mixed_numbers(text)
         if not groups or groups[-1][0] != (e.month, e.phase):
             groups.append(((e.month, e.phase), []))
-        groups[-1][1].append(f"<li>{escape(text)} {_RULE.format(escape(e.rule))}</li>")
+        groups[-1][1].append(f"<li>{escape(text)} {rule_tag(e.rule)}</li>")
     body = []
     for (month, phase), items in groups:
         if len(groups) > 1:
@@ -125,8 +127,7 @@ def why_options(game: Game, seat: int | None, limit: int = 60) -> list[tuple[str
 
 def lines_html(lines: Sequence[Line]) -> str:
     """An explanation, one line per step, each with its rule id."""
-    items = "".join(f"<li>{escape(line.text)} {_RULE.format(escape(line.rule))}</li>"
-                    for line in lines)
+    items = "".join(f"<li>{escape(line.text)} {rule_tag(line.rule)}</li>" for line in lines)
     return f"<ol class='musici-why' style='margin:2px 0;padding-left:22px'>{items}</ol>"
 
 

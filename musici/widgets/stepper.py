@@ -14,6 +14,18 @@ step is kept as a snapshot (:class:`musici.widgets.history.History`), so the tim
 can show any earlier step; stepping forward from there follows the recorded answers, and
 a different human answer at a past step starts a new branch (the old future is dropped).
 
+While replaying recorded answers, **phase**, **month** and **end** follow the record
+through the human seats' past decisions (a teacher shows a month in one click); an answer
+at a past step that differs from the recorded one asks before dropping the later history.
+**bot plays my seat** hands the human seats to the search bot (and back).
+
+The panels: "since you last decided" (every event since the last human answer or button
+press, the seat's own concert highlighted and explained), the play-along controls with
+their costs and the concert preview, a **hint** (the search bot's estimate of each option),
+the fame chart, and tabs with the board (:func:`musici.render.board_svg`, only what the
+shown seat may see), the table, the "why?" of any concert or payment and, after the game,
+the **review** of the human seat's costliest decisions.
+
 Only ``HTML`` widgets and one ``FigureWidget`` are filled, never an ``Output`` widget:
 filling Outputs while Voila first runs a notebook can hang it.
 """
@@ -27,20 +39,28 @@ from typing import Any
 import ipywidgets as widgets
 
 from musici.analysis import game_html, results_html
+from musici.analysis.hints import HINT_WORLDS, estimate_options
+from musici.analysis.review import review_game
 from musici.cards import CardSet
-from musici.decisions import Answer
+from musici.decisions import Answer, IllegalAnswer
 from musici.engine import Game, GameError, StrategyError
+from musici.render import board_svg
 from musici.rules import RuleSet
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
 from musici.widgets.controls import AnswerControls
 from musici.widgets.fame_chart import FameChart
+from musici.widgets.hints import hint_html, review_html
 from musici.widgets.history import History
 from musici.widgets.panels import events_html, timeline_html, why_html, why_options
+from musici.widgets.since import since_html
 
 HUMAN = "human"
 GOALS = ("decision", "phase", "month", "end")
 TEACHER = -1  # the teacher toggle's value for "all hands"
 AUTO = "auto"  # the default view: the first human seat's, else the teacher's
+STAND_IN = "search"  # the bot that plays a human seat on "bot plays my seat"
+TABS = ("board", "table", "why?", "review")
+BOARD_WIDTH = 1100
 
 
 def _human_seat(view: Any, decision: Any) -> Answer:
@@ -82,6 +102,11 @@ class GameStepper:
         self.seat: int | None = seat
         self.strategies = self._make_strategies()
         self._goal: tuple[str, int, str] = ("decision", 1, "SETUP")
+        self._follow = False  # phase/month/end: pass through recorded human answers
+        self._since = 0  # events index at the last human answer or button press
+        self._pending: Answer | None = None  # an answer that would branch, waiting for "yes"
+        self.stand_in = [False] * len(self.specs)  # a bot plays this human seat for now
+        self._why_game: Game | None = None
         self._quiet = False  # set while the code (not a person) changes widget values
         self._build()
         self._redraw()
@@ -93,7 +118,7 @@ class GameStepper:
         return self.history.game
 
     def labels(self) -> list[str]:
-        return [f"seat {s} (you)" if self.humans[s] else f"seat {s} ({strategy_label(spec)})"
+        return [f"seat {s} (you)" if spec == HUMAN else f"seat {s} ({strategy_label(spec)})"
                 for s, spec in enumerate(self.specs)]
 
     def _make_strategies(self) -> list[Callable[..., Answer]]:
@@ -109,6 +134,9 @@ class GameStepper:
             raise ValueError(f"goal must be one of {GOALS}, got {goal!r}")
         game = self.game
         self._goal = (goal, game.month, game.phase)
+        self._follow = goal != "decision"
+        self._since = len(game.events)
+        self._clear_pending()
         steps = self._run(0)
         self._redraw()
         return steps
@@ -123,16 +151,93 @@ class GameStepper:
         d = game.decision
         if d is None or not self.humans[d.player]:
             raise GameError("no human seat must decide at this step")
+        self._clear_pending()
+        self._since = len(game.events)
         branched = self.history.answer(answer)
         self._goal = ("end", game.month, game.phase)  # "end" stops at a human decision
+        self._follow = False
         self.status.value = ("<span style='color:#b60'>a new branch: the later recorded steps "
                              "were dropped</span>" if branched else "")
         self._run(1)
         self._redraw()
 
+    def answer_or_ask(self, answer: Answer) -> None:
+        """The controls' answer: at a past step, an answer other than the recorded one
+        first asks whether to drop the later history (``confirm_branch`` then answers)."""
+        d = self.game.decision
+        if d is None:
+            raise GameError("no decision is waiting for an answer")
+        recorded = self.history.recorded_answer()
+        try:
+            answer = d.normalize(answer)
+        except IllegalAnswer:
+            self.answer(answer)  # raises the engine's own message, shown by the controls
+            return
+        if recorded is None or answer == recorded:
+            self.answer(answer)
+            return
+        self._pending = answer
+        dropped = self.history.last - self.history.pos
+        self.confirm_text.value = (
+            f"<div style='color:#b60'><b>Answer differently?</b> The recorded answer was "
+            f"{escape(str(recorded))}; answering {escape(str(answer))} starts a new branch and "
+            f"drops the {dropped} later recorded step(s).</div>")
+        self.confirm.layout.display = "flex"
+
+    def confirm_branch(self) -> None:
+        """Answer with the pending answer, dropping the later history."""
+        pending = self._pending
+        if pending is None:
+            return
+        self.answer(pending)
+
+    def _clear_pending(self) -> None:
+        self._pending = None
+        if hasattr(self, "confirm"):
+            self.confirm.layout.display = "none"
+
+    def set_stand_in(self, on: bool) -> None:
+        """Let the search bot play every human seat (``on``), or give them back."""
+        for s, spec in enumerate(self.specs):
+            if spec == HUMAN:
+                self.stand_in[s] = on
+                self.humans[s] = not on
+                self.strategies[s] = make_strategy(STAND_IN) if on else _human_seat
+        self.buttons["stand_in"].description = ("take my seat back" if on
+                                                else "bot plays my seat")
+        self._redraw()
+
+    def hint(self) -> str:
+        """The search bot's estimate of each option of the shown human decision (HTML,
+        also shown in the hint panel)."""
+        game = self.game
+        d = game.decision
+        if d is None or not self.humans[d.player]:
+            html = "<i>no decision of yours is waiting</i>"
+        else:
+            estimates = estimate_options(game.view(d.player), d, seed=f"{game.seed}:{game.step}")
+            html = hint_html(game, d, estimates, HINT_WORLDS)
+        self.hints.value = html
+        return html
+
+    def review(self, seat: int | None = None) -> str:
+        """The costliest decisions of ``seat`` (default: the first human seat, else the
+        shown one) in the game so far, as HTML (also shown in the review tab)."""
+        if seat is None:
+            seat = next((s for s, spec in enumerate(self.specs) if spec == HUMAN),
+                        self.seat if self.seat is not None else 0)
+        game = self.game
+        html = review_html(game, seat, review_game(game, seat))
+        self.review_view.value = html
+        self.tabs.selected_index = TABS.index("review")
+        return html
+
     def go(self, step: int) -> None:
         """Show the game as it was after ``step`` answers."""
         self.history.go(step)
+        prev = self.history.previous
+        self._since = len(prev.events) if prev is not None else 0
+        self._clear_pending()
         self._redraw()
 
     def back(self) -> None:
@@ -144,8 +249,13 @@ class GameStepper:
             self.seed = seed
         self.history = History(Game(len(self.specs), self.seed, self.rules, self.cards))
         self.strategies = self._make_strategies()
+        if any(self.stand_in):
+            self.set_stand_in(False)
         self._goal = ("decision", 1, "SETUP")
+        self._since = 0
+        self._clear_pending()
         self.status.value = ""
+        self.review_view.value = ""
         self._redraw()
 
     def _reached(self) -> bool:
@@ -166,7 +276,9 @@ class GameStepper:
                 d = self.game.decision
                 if self._goal[0] == "decision" and not done:
                     break
-                if self._reached() or (d is not None and self.humans[d.player]):
+                replaying = self._follow and history.pos < history.last
+                if self._reached() or (d is not None and self.humans[d.player]
+                                       and not replaying):
                     break
             try:
                 history.step(self.strategies)
@@ -183,15 +295,26 @@ class GameStepper:
             "decision": _button("next", "step-btn", "step-forward", "next decision"),
             "phase": _button("phase", "phase-btn", "forward", "to the next phase"),
             "month": _button("month", "month-btn", "fast-forward", "to the next month"),
-            "end": _button("end", "end-btn", "forward-step", "to the end (stops for you)"),
+            "end": _button("end", "end-btn", "forward-step",
+                           "to the end (stops for you, except at recorded answers)"),
             "restart": _button("restart", "restart-btn", "refresh", "a new game with the seed"),
+            "hint": _button("hint", "hint-btn", "lightbulb-o",
+                            "the search bot's estimate of each option of your decision"),
+            "stand_in": _button("bot plays my seat", "bot-seat-btn", "android",
+                                "let the search bot play your seat (press again to take it back)"),
+            "review": _button("review", "review-btn", "search",
+                              "your costliest decisions so far, with the better choice and why"),
         }
         self.buttons["back"].on_click(lambda _b: self.back())
         for goal in GOALS:
             self.buttons[goal].on_click(lambda _b, g=goal: self.advance(g))
+        self.buttons["hint"].on_click(lambda _b: self.hint())
+        self.buttons["stand_in"].on_click(lambda _b: self.set_stand_in(not any(self.stand_in)))
+        self.buttons["review"].on_click(lambda _b: self.review())
         self.seed_input = widgets.BoundedIntText(value=self.seed, min=0, max=2**31 - 1,
                                                  description="seed",
-                                                 layout=widgets.Layout(width="150px"))
+                                                 layout=widgets.Layout(width="130px"),
+                                                 style={"description_width": "32px"})
         self.seed_input.add_class("seed-input")
         self.buttons["restart"].on_click(lambda _b: self.restart(int(self.seed_input.value)))
 
@@ -204,7 +327,9 @@ class GameStepper:
         views = [("teacher (all hands)", TEACHER)]
         views += [(label, s) for s, label in enumerate(self.labels())]
         self.view_toggle = widgets.Dropdown(options=views, description="view",
-                                            value=TEACHER if self.seat is None else self.seat)
+                                            value=TEACHER if self.seat is None else self.seat,
+                                            layout=widgets.Layout(width="260px"),
+                                            style={"description_width": "36px"})
         self.view_toggle.add_class("teacher-toggle")
         self.view_toggle.observe(self._on_view, names="value")
 
@@ -216,29 +341,60 @@ class GameStepper:
         self.table.add_class("table-view")
         self.events = widgets.HTML()
         self.events.add_class("events-view")
+        self.since = widgets.HTML()
+        self.since.add_class("since-view")
+        self.board = widgets.HTML()
+        self.board.add_class("board-view")
+        self.hints = widgets.HTML()
+        self.hints.add_class("hints-view")
+        self.review_view = widgets.HTML()
+        self.review_view.add_class("review-view")
         self.why_select = widgets.Dropdown(options=[], description="why?",
                                            layout=widgets.Layout(width="98%"))
         self.why_select.add_class("why-select")
         self.why_select.observe(self._on_why, names="value")
         self.why_view = widgets.HTML()
         self.why_view.add_class("why-view")
-        self.controls = AnswerControls(self.answer)
+        self.controls = AnswerControls(self.answer_or_ask)
+        self.confirm_text = widgets.HTML()
+        yes = widgets.Button(description="yes: answer and drop the later steps",
+                             button_style="warning", layout=widgets.Layout(width="auto"))
+        yes.add_class("confirm-branch-btn")
+        yes.on_click(lambda _b: self.confirm_branch())
+        no = widgets.Button(description="cancel", layout=widgets.Layout(width="auto"))
+        no.add_class("cancel-branch-btn")
+        no.on_click(lambda _b: self._clear_pending())
+        self.confirm = widgets.VBox([self.confirm_text, widgets.HBox([yes, no])],
+                                    layout=widgets.Layout(display="none"))
+        self.confirm.add_class("confirm-branch")
         self.waiting = widgets.HTML()  # a human seat decides, but another seat's view is shown
         self.waiting.add_class("human-waiting")
         self.fame = FameChart(self.game, names=self.labels())
 
         bar = widgets.HBox([*(self.buttons[k] for k in ("back", "decision", "phase", "month",
                                                          "end", "restart")),
-                            self.seed_input, self.view_toggle],
+                            self.seed_input, self.view_toggle,
+                            *(self.buttons[k] for k in ("hint", "stand_in", "review"))],
                            layout=widgets.Layout(flex_flow="row wrap"))
-        side = widgets.VBox([self.events, self.why_select, self.why_view],
-                            layout=widgets.Layout(width="40%", padding="0 0 0 8px"))
-        middle = widgets.HBox([widgets.Box([self.table], layout=widgets.Layout(width="60%",
-                                                                               overflow="auto")),
-                               side])
-        self.widget = widgets.VBox([bar, self.slider, self.timeline, self.status,
-                                    self.controls.note, self.waiting, self.controls.widget,
-                                    middle, self.fame.widget])
+        since_box = widgets.Box([self.since], layout=widgets.Layout(
+            max_height="330px", overflow="auto", border="1px solid #ddd", padding="2px 6px"))
+        left = widgets.VBox([self.status, self.controls.note, self.waiting, self.confirm,
+                             self.controls.widget, self.hints, since_box],
+                            layout=widgets.Layout(width="52%", min_width="420px"))
+        right = widgets.VBox([self.fame.widget], layout=widgets.Layout(width="48%",
+                                                                       min_width="420px"))
+        top = widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap",
+                                                                 align_items="flex-start"))
+        board_box = widgets.Box([self.board], layout=widgets.Layout(overflow="auto"))
+        why_box = widgets.VBox([self.events, self.why_select, self.why_view])
+        self.tabs = widgets.Tab(children=[board_box, widgets.Box([self.table], layout=
+                                                                   widgets.Layout(overflow="auto")),
+                                          why_box, self.review_view])
+        for i, title in enumerate(TABS):
+            self.tabs.set_title(i, title)
+        self.tabs.add_class("stepper-tabs")
+        self.tabs.observe(lambda _c: self._redraw_tab(), names="selected_index")
+        self.widget = widgets.VBox([bar, self.slider, self.timeline, top, self.tabs])
         self.widget.add_class("game-stepper")
 
     def _on_slider(self, change: dict[str, Any]) -> None:
@@ -268,27 +424,53 @@ class GameStepper:
                 self.slider.max = history.last
             step_events = history.step_events()
             self.timeline.value = timeline_html(game, history.pos, step_events)
-            table = game_html(game, seat)
-            if seat is not None and game.finished:
-                table += results_html(game)
-            self.table.value = table
+            human = any(spec == HUMAN for spec in self.specs)
+            self.since.value = since_html(
+                game, min(self._since, len(game.events)), seat,
+                title="Since you last decided" if human else "Since the last button press")
             self.events.value = events_html(step_events, game, seat)
-            options = why_options(game, seat)
-            # default: the newest concert of this step, else the newest payment of the month
-            first = len(game.events) - len(step_events)
-            pick = next((i for _, i in options if i >= first and game.events[i].kind == "concert"),
-                        options[0][1] if options else None)
-            self.why_select.options = options
-            self.why_select.value = pick
-            self.why_view.value = why_html(game, pick)
+            self._redraw_why(game, seat, step_events)
         finally:
             self._quiet = False
+        self.hints.value = ""
         self.fame.update(game)
         self._show_controls()
+        self._redraw_tab()
         can = history.can_step(self.humans)
         for goal in GOALS:
             self.buttons[goal].disabled = not can
         self.buttons["back"].disabled = history.pos == 0
+        d = game.decision
+        self.buttons["hint"].disabled = d is None or not self.humans[d.player]
+
+    def _redraw_why(self, game: Game, seat: int | None, step_events: list[Any]) -> None:
+        options = why_options(game, seat)
+        keep = self.why_select.value
+        if game is self._why_game and keep in {i for _, i in options}:
+            pick = keep  # the same step in another view: keep what the learner picked
+        else:
+            # default: the newest concert of this step, else the newest payment of the month
+            first = len(game.events) - len(step_events)
+            pick = next((i for _, i in options
+                         if i >= first and game.events[i].kind == "concert"),
+                        options[0][1] if options else None)
+        self._why_game = game
+        self.why_select.options = options
+        self.why_select.value = pick
+        self.why_view.value = why_html(game, pick)
+
+    def _redraw_tab(self) -> None:
+        """Only the selected tab is drawn (the board costs a few ms; the others are idle)."""
+        game, seat = self.game, self.seat
+        tab = TABS[self.tabs.selected_index or 0]
+        if tab == "board":
+            source = game if seat is None else game.view(seat)
+            self.board.value = str(board_svg(source, names=self.labels(), width=BOARD_WIDTH))
+        elif tab == "table":
+            table = game_html(game, seat)
+            if seat is not None and game.finished:
+                table += results_html(game)
+            self.table.value = table
 
     def _show_controls(self) -> None:
         """The human seat's controls, in the teacher view or in that seat's own view only
@@ -304,7 +486,8 @@ class GameStepper:
                                   f"— switch the view to seat {d.player}</div>")
             return
         self.controls.show(d, self.game.cards, who=self.labels()[d.player],
-                           recorded=self.history.recorded_answer(), step=self.game.step)
+                           recorded=self.history.recorded_answer(), step=self.game.step,
+                           view=self.game.view(d.player))
 
     # ------------------------------------------------------------------ display
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:

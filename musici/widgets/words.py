@@ -1,0 +1,49 @@
+"""Small pieces of player language shared by the stepper's panels: rule ids with their
+text on hover, fame as mixed numbers."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import lru_cache
+from html import escape
+
+from musici.analysis.hints import fame_text
+from musici.ruletext import UnknownRuleError, rule_text
+
+_RULE = ("<span class='rule-id' title='{title}' style='font-family:monospace;font-size:11px;"
+         "background:#f2f2f2;padding:0 3px;border-radius:3px;cursor:help'>{id}</span>")
+
+
+@lru_cache(maxsize=512)
+def rule_title(rule_id: str) -> str:
+    """The rule's text (for a hover), or "" for an id the rules do not have."""
+    try:
+        return rule_text(rule_id)
+    except UnknownRuleError:
+        return ""
+
+
+@lru_cache(maxsize=512)
+def rule_tag(rule_id: str) -> str:
+    """A rule id as a small tag whose hover shows the rule's text."""
+    return _RULE.format(title=escape(rule_title(rule_id), quote=True), id=escape(rule_id))
+
+
+def strip_rule(text: str, rule: str) -> str:
+    """``describe_event``'s line without its trailing ``[rule]`` (shown as a tag instead)."""
+    suffix = f" [{rule}]"
+    return text[: -len(suffix)] if text.endswith(suffix) else text
+
+
+_FRACTION = re.compile(r"(?<![\d/])(-?\d+)/(\d+)(?![\d/])")
+FRACTION_KINDS = frozenset({"award", "final", "marker_penalty"})
+
+
+def mixed_numbers(text: str) -> str:
+    """Fractions of fame written as a player does: "71/2" becomes "35½"."""
+    return _FRACTION.sub(lambda m: fame_text(Fraction(int(m[1]), int(m[2]))), text)
+
+
+__all__ = ["FRACTION_KINDS", "fame_text", "mixed_numbers", "rule_tag", "rule_title",
+           "strip_rule"]
