@@ -37,9 +37,11 @@ def _parser() -> argparse.ArgumentParser:
                       help="print only the monthly summaries and the final scoring")
     play.add_argument("--save", default=None, help="write the finished game to this JSON file")
     play.set_defaults(run=_play)
+    from musici.analysis.cli_review import add_commands as add_review_commands
     from musici.sim.cli import add_commands  # imported here: `musici play` needs no pandas
 
     add_commands(sub)
+    add_review_commands(sub)
     return parser
 
 

@@ -33,8 +33,16 @@ def rate(card: MusicCard, style: str, brought: tuple[int, int], markers: int, *,
     if rules.options["RULING-STYLE"] == "best-of-card":
         return R.best_style_rating(card, style, brought, markers, restored=restored,
                                    media=media, literal_missing_type=literal)
+    return rate_against(card, style, brought, markers, rules=rules, restored=restored,
+                        media=media)
+
+
+def rate_against(card: MusicCard, style: str, brought: tuple[int, int], markers: int, *,
+                 rules: RuleSet, restored: bool, media: bool) -> R.Rating:
+    """RATE judged against ``style``'s corner of the card whatever RULING-STYLE says (what
+    one corner would give: explanations compare the two), under RULING-MISSING-TYPE."""
     return R.rate_concert(card, style, brought, markers, restored=restored, media=media,
-                          literal_missing_type=literal)
+                          literal_missing_type=rules.options["RULING-MISSING-TYPE"] == "literal")
 
 
 def restoration(cards: CardSet, rules: RuleSet, card: MusicCard, played: Sequence[str],

@@ -498,8 +498,9 @@ def test_explain_best_of_card_names_the_orchestras_style():
         text = " ".join(line.text for line in explain_concert(e, g.cards, g.rules)
                         if line.rule == "RULING-STYLE")
         assert f"orchestras were of the {own_style} style" in text
-        assert f"card's {d['style']} style because it rated better" in text
-        assert f"({d['rating']} vs {own.level})" in text
+        assert f"other corner ({own_style}) would have rated {own.level}" in text
+        assert f"against {d['rating']} in the {d['style']} corner" in text
+        assert "the better corner was taken" in text
 
 
 # ---------------------------------------------------------------------------- rating map

@@ -29,6 +29,7 @@ import networkx as nx
 from musici import economy as E
 from musici import rating as R
 from musici import scoring
+from musici.analysis.explain_specials import explain_special, other_corner
 from musici.cards import SPECIAL_NAMES, CardSet, MusicCard
 from musici.describe import card_name, describe_event
 from musici.events import Event
@@ -174,15 +175,9 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, 
         f"modern {_requirement(card, 'modern')}", "RATE"))
     style_rule = "RULING-STYLE" if opts["RULING-STYLE"] != "orchestras" else "P4.CONCERT.3"
     corner = "the card has this style" if matches_style else "the card has no corner for it"
-    own_style = cards.performer(d["orchestras"][0])[0] if d["orchestras"] else style
-    if opts["RULING-STYLE"] == "best-of-card" and own_style != style:
-        restored = d["restoration"] is None or bool(d["restoration"]["found"])
-        own = R.rate_concert(card, own_style, brought, d["markers"], restored=restored,
-                             media=d["media"])
-        lines.append(Line(
-            f"The orchestras were of the {own_style} style (rated {own.level} against it); "
-            f"the ruling judged against the card's {style} style because it rated better "
-            f"({d['rating']} vs {own.level})", "RULING-STYLE"))
+    compared = other_corner(d, cards, rules)  # RULING-STYLE=best-of-card: the other corner
+    if compared is not None:
+        lines.append(Line(*compared))
     lines.append(Line(
         f"Judged in the {style} style ({corner}): required {_musicians(required)}", style_rule))
     performers = []
@@ -200,6 +195,8 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, 
         f"Brought {_musicians(brought)} ({have * 10} of {need * 10} required): "
         f"{', '.join(performers)}; {d['markers']} dissent marker(s) on stage{capacity}",
         "P4.CONCERT.2"))
+    # SPECIAL.P3/P4: a virtuoso on stage is named with what it counts as.
+    lines += [Line(text, rule) for text, rule in explain_special(event, cards)]
 
     # RATE.POOR.1-5 and RATE.FAIR.1-3: the event lists every condition that held.
     short = (need - have) * 10
@@ -504,8 +501,11 @@ def explain_event(event: Event, cards: CardSet, rules: RuleSet | None = None, *,
     ``events``: the game's events, for what a concert's explanation reads from later ones."""
     if event.kind == "concert":
         return explain_concert(event, cards, rules, events=events)
+    special = [Line(text, rule) for text, rule in explain_special(event, cards)]
     if event.kind in PAYMENT_KINDS:
-        return explain_payment(event, cards)
+        return explain_payment(event, cards) + special
+    if special:  # a special card's effect, its targets named (SPECIAL.*)
+        return special
     text = describe_event(event, cards)
     suffix = f" [{event.rule}]"
     if text.endswith(suffix):

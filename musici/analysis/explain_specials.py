@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from musici import rating as R
+from musici import scoring
 from musici.cards import CardSet
 from musici.describe import card_name, special_effect
 from musici.events import Event
@@ -97,11 +98,12 @@ def other_corner(data: dict[str, Any], cards: CardSet, rules: RuleSet) -> tuple[
     judged = data["style"]
     other = "modern" if judged == "authentic" else "authentic"
     restored = data["restoration"] is None or bool(data["restoration"]["found"])
-    rated = R.rate_concert(card, other, tuple(data["brought"]), data["markers"],
-                           restored=restored, media=data["media"],
-                           literal_missing_type=rules.options["RULING-MISSING-TYPE"] == "literal")
+    rated = scoring.rate_against(card, other, tuple(data["brought"]), data["markers"],
+                                 rules=rules, restored=restored, media=data["media"])
     after = " after the media upgrade" if data["media"] else ""
+    own = cards.performer(data["orchestras"][0])[0] if data.get("orchestras") else judged
     verdict = ("so the better corner was taken" if R.LEVELS.index(rated.level)
                < R.LEVELS.index(data["rating"]) else "equal, so the orchestras' own style")
-    return (f"The card's other corner ({other}) would have rated {rated.level}{after}, "
-            f"against {data['rating']} in the {judged} corner: {verdict}", "RULING-STYLE")
+    return (f"The orchestras were of the {own} style. The card's other corner ({other}) "
+            f"would have rated {rated.level}{after}, against {data['rating']} in the "
+            f"{judged} corner: {verdict}", "RULING-STYLE")
