@@ -42,6 +42,7 @@ browser-deps: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check musici tests benchmarks
+	$(BIN)/mypy
 
 # The docs extra too: tests/test_docs_build.py checks the site's hooks (figures, links).
 test: lint $(DOCS_STAMP)

@@ -111,7 +111,7 @@ def game_from_dict(data: Any, cards: CardSet | None = None, source: str = "<memo
     missing = [f for f in fields if f not in data]
     if missing:
         raise fail(f"missing field(s): {', '.join(missing)}")
-    check = data.get("check")
+    check: Any = data.get("check")  # checked below for version 2
     if version >= 2 and not (isinstance(check, dict) and set(check) == {"steps", "digest"}
                              and type(check["steps"]) is int and isinstance(check["digest"], str)):
         raise fail("field 'check' must be an object with an integer 'steps' and a 'digest'")

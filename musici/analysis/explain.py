@@ -105,7 +105,7 @@ def _index(events: Sequence[Event], event: Event) -> int | None:
     return index
 
 
-def _fame_before(events: Sequence[Event], index: int, seat: int) -> int:
+def _fame_before(events: Sequence[Event], index: int, seat: int | None) -> int:
     """``seat``'s fame just before ``events[index]`` (every change is a "fame" event)."""
     for e in reversed(events[:index]):
         if e.kind == "fame" and e.player == seat:
@@ -122,7 +122,7 @@ def _concert_fame_lines(event: Event, opts: Any, events: Sequence[Event] | None)
     if fame >= 0:
         return lines
     at = _index(events, event) if events is not None else None
-    if at is not None:
+    if events is not None and at is not None:
         change = next((i for i in range(at + 1, len(events)) if events[i].kind == "fame"
                        and events[i].player == event.player
                        and events[i].rule == "P4.CONCERT.4"), None)
@@ -188,9 +188,9 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, 
         else:
             performers.append(f"{SPECIAL_NAMES.get(item, item)} [{item}] (virtuoso)")
     capacity = ""
-    held = E.capacity(d["venue"]) if d["venue"] is not None else None
-    if held is not None:
-        capacity = f"; the {_area(d['venue'])} holds {held * 10} musicians"
+    room = E.capacity(d["venue"]) if d["venue"] is not None else None
+    if room is not None:
+        capacity = f"; the {_area(d['venue'])} holds {room * 10} musicians"
     lines.append(Line(
         f"Brought {_musicians(brought)} ({have * 10} of {need * 10} required): "
         f"{', '.join(performers)}; {d['markers']} dissent marker(s) on stage{capacity}",

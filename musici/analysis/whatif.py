@@ -19,7 +19,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pandas as pd
 
@@ -131,7 +131,7 @@ def combine_results(parts: Sequence[SimulationResult], config: dict[str, Any]
         offset += int(part.config.get("games", len(part.games)))
     joined = {name: pd.concat(list_, ignore_index=True) if list_ else None
               for name, list_ in frames.items()}
-    return SimulationResult(config=config, **joined)
+    return SimulationResult(config=config, **cast(dict[str, Any], joined))
 
 
 __all__ = ["FLAG_TESTS", "clear_effect", "combine_results", "effects_figure", "flags_table"]

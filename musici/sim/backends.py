@@ -118,7 +118,8 @@ def run_dask(chunks: Iterable[list[GameTask]], scheduler: Any, work: Work, limit
     try:
         workers = max(1, sum(client.nthreads().values()))
         source = iter(chunks)
-        call = functools.partial(work, limits=limits)
+        # Work's second parameter, by name (a Callable type cannot name it).
+        call = functools.partial(work, limits=limits)  # type: ignore[call-arg]
         inflight: dict[Any, list[GameTask]] = {}
         watch = _WorkerWatch(client)
 

@@ -10,7 +10,7 @@ import json
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from musici.cards import CardSet
 from musici.engine import Game
@@ -83,7 +83,8 @@ class SpecialRow(NamedTuple):
 
 
 class EventRow(NamedTuple):
-    index: int
+    # The events frame's column; as a field name it shadows tuple.index.
+    index: int  # type: ignore[assignment]
     month: int
     phase: str
     kind: str
@@ -157,25 +158,26 @@ def _collect(game: Game, record: GameRecord, *, with_events: bool) -> None:
     venue_cost: dict[tuple[int, int], list[int]] = {}  # (month, seat) -> [money, fame]
     for e in game.events:
         kind = e.kind
+        seat = cast(int, e.player)  # the kinds read below are all a seat's own events
         if kind == "concert":
             d = e.data
             restore = d["restoration"]
             record.concerts.append(ConcertRow(
-                e.month, e.player, d["card"], d["kind"], d["venue"], d["rating"],
+                e.month, seat, d["card"], d["kind"], d["venue"], d["rating"],
                 d["card_fame"], restore["bonus"] if restore else 0, d["fame"], d["income"]))
-            concerts[e.player] += 1
+            concerts[seat] += 1
         elif kind == "venue":
-            record.venues.append(VenueRow(e.month, e.player, e.data["area"], 0, 0))
+            record.venues.append(VenueRow(e.month, seat, e.data["area"], 0, 0))
         elif kind in ("pay", "fame") and "venue" in e.data:
-            cost = venue_cost.setdefault((e.month, e.player), [0, 0])
+            cost = venue_cost.setdefault((e.month, seat), [0, 0])
             if kind == "pay":
                 cost[0] += e.data["amount"]
             else:
                 cost[1] -= e.data["delta"]
         elif kind == "special_bought":
-            record.specials.append(SpecialRow(e.month, e.player, e.data["card"], e.data["price"]))
+            record.specials.append(SpecialRow(e.month, seat, e.data["card"], e.data["price"]))
         elif kind == "marker_penalty":
-            penalty[e.player] = e.data["markers"]
+            penalty[seat] = e.data["markers"]
     for award in res["awards"]:
         for s in award["winners"]:
             award_fame[s] += float(award["share"])
@@ -189,8 +191,8 @@ def _collect(game: Game, record: GameRecord, *, with_events: bool) -> None:
     for row in game.monthly:
         for s in range(n):
             record.months.append(MonthRow(row["month"], s, row["fame"][s], row["money"][s]))
-    record.venues = [v._replace(cost_money=cost[0], cost_fame=cost[1]) if (
-        cost := venue_cost.get((v.month, v.seat))) else v for v in record.venues]
+    record.venues = [v._replace(cost_money=paid[0], cost_fame=paid[1]) if (
+        paid := venue_cost.get((v.month, v.seat))) else v for v in record.venues]
     record.winners = tuple(winners)
     record.decisions = game.step
     record.n_events = len(game.events)

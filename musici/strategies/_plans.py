@@ -350,9 +350,9 @@ class Planner:
         card = view.cards.music[card_id]
         pool = performers(view)
         line = self.lineup(view, card, pool, NO_LIMIT, False, self._restoration(view, card))
-        fame = line.base_fame if line else card.fame[1]
+        staffed = line.base_fame if line else card.fame[1]
         # Orchestras can still be hired: a strong card is worth keeping even if unstaffed.
-        fame = max(fame, card.fame[0] * 0.7)
+        fame = max(staffed, card.fame[0] * 0.7)
         return fame + card.income * 0.004 + self.card_bias(view, card)
 
     # ------------------------------------------------------------------ the answer
@@ -691,7 +691,7 @@ class Planner:
     def _special_choice(self, view: PlayerView, hand: Sequence[str]) -> str | None:
         me = view.me
         for card in hand:
-            if card == "S3" and me.venue in E.TOURS:  # SPECIAL.S3: a tour that costs something
+            if card == "S3" and me.venue is not None and me.venue in E.TOURS:  # SPECIAL.S3
                 cost = self._venue_cost(view, me.venue, True)
                 if cost.money or cost.fame:
                     return card

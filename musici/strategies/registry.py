@@ -33,7 +33,7 @@ import sys
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from musici.decisions import Answer, Decision
 from musici.views import PlayerView
@@ -118,8 +118,8 @@ def _resolve_name(spec: str) -> Callable[..., Any]:
     if spec in _REGISTERED:
         return _REGISTERED[spec][0]
     if spec in _BUILTIN:
-        module, attr, _ = _BUILTIN[spec]
-        return getattr(importlib.import_module(module), attr)
+        module_name, attr, _ = _BUILTIN[spec]
+        return getattr(importlib.import_module(module_name), attr)
     path, colon, attr = spec.rpartition(":") if ":" in spec else (spec, "", "")
     if path.endswith(".py") or spec.endswith(".py"):
         module = _load_file(path if colon else spec)
@@ -148,7 +148,7 @@ def _resolve_name(spec: str) -> Callable[..., Any]:
 def _player_factory(obj: Any, label: str) -> Callable[[], Strategy]:
     """A zero-argument callable making a fresh player for one game and seat."""
     if inspect.isclass(obj):
-        return obj
+        return cast(Callable[[], Strategy], obj)  # a class: each call is a fresh player
     if not callable(obj):
         raise StrategySpecError(f"strategy {label!r} is {type(obj).__name__}, not callable")
     try:

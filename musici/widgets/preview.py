@@ -132,7 +132,7 @@ def requirement_html(view: PlayerView, decision: Decision) -> str:
     note = _card_note(view, card.id)
     venue = decision.info.get("venue")
     cap = decision.info.get("capacity")
-    where = (f"the {escape(str(venue))} holds {_tens(int(cap))} musicians"
+    where = (f"the {escape(str(venue))} holds {_tens(int(cap or 0))} musicians"
              if venue in E.HALLS else "a tour has room for all")
     return (f"<div class='card-requirement'><b>{escape(card.piece)}</b>: {escape(note)}; "
             f"{where} {rule_tag('P4.CONCERT.2')}</div>")
