@@ -170,7 +170,7 @@ def test_concert_rulings_are_the_ones_scoring_reads():
     assert set(CONCERT_RULINGS) <= set(RULE_OPTIONS)
 
 
-@pytest.mark.rules("RATE", "RULING-STYLE", "RESTORE.1", "RESTORE.2", "RESTORE.3", "RESTORE.4",
+@pytest.mark.rules("RATE.GOOD", "RULING-STYLE", "RESTORE.1", "RESTORE.2", "RESTORE.3", "RESTORE.4",
                    "RULING-LINEAGE", "RULING-RESTORE-GOOD", "P3.TOUR", "P3.TOUR.4",
                    "RULING-ROUNDING", "P4.CONCERT.4")
 @pytest.mark.parametrize("options,card_set,seed", SETTINGS, ids=[
