@@ -9,9 +9,8 @@ price changes everywhere at once (DESIGN principle 8).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from musici.rules import RuleSet
@@ -127,9 +126,10 @@ def capacity(area: str) -> int | None:
     return None if hall is None else hall[1]
 
 
-@dataclass(frozen=True, slots=True)
-class VenueCost:
-    """What an area costs its player in P5.2: money, or fame, or nothing, and why."""
+class VenueCost(NamedTuple):
+    """What an area costs its player in P5.2: money, or fame, or nothing, and why.
+
+    (An immutable named tuple: made for every player every month, so cheap to build.)"""
 
     money: int
     fame: int

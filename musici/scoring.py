@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from musici import economy as E
 from musici import rating as R
@@ -77,9 +77,9 @@ def restoration_bonus(restore: R.Restoration, level: str, rules: RuleSet) -> int
         "RULING-RESTORE-GOOD"] == "lineage-good-only")
 
 
-@dataclass(frozen=True, slots=True)
-class ConcertOutcome:
-    """Everything a concert yields (P4.CONCERT.4), with the parts that explain it."""
+class ConcertOutcome(NamedTuple):
+    """Everything a concert yields (P4.CONCERT.4), with the parts that explain it (an
+    immutable named tuple: bots build many while they plan, so it must be cheap)."""
 
     rating: R.Rating
     restoration: R.Restoration | None
