@@ -54,9 +54,9 @@ def _greedy_pay(decision: Decision, order: Sequence[int]) -> tuple[str, ...]:
     chosen = []
     for i in order:
         if decision.costs[i] <= left:
-            chosen.append(decision.items[i])
+            chosen.append(i)
             left -= decision.costs[i]
-    return tuple(chosen)
+    return tuple(decision.items[i] for i in sorted(chosen))  # the decision's item order
 
 
 def salary_candidates(view: PlayerView, decision: Decision) -> list[tuple[str, ...]]:
