@@ -4,10 +4,14 @@ stronger than chance."""
 
 from __future__ import annotations
 
+import functools
+import random
 from typing import Any
 
 import pytest
 from conftest import advance_to, hidden_twin
+from test_no_leaks import bot_answer
+from test_no_leaks import hidden_twin as deep_twin
 
 from musici.decisions import Decision, Kind
 from musici.engine import Game
@@ -100,6 +104,27 @@ def test_answer_depends_only_on_the_view(seed: int, kind: str) -> None:
     a = ISMCTSBot(iterations=12)(game.view(seat), game.decision)
     b = ISMCTSBot(iterations=12)(twin.view(seat), twin.decision)
     assert a == b
+
+
+def test_no_leak_over_a_game_with_sealed_bids() -> None:
+    """The thorough twin of test_no_leaks (other hands, removals, every deck, others' sealed
+    media bids, future chance all changed): the same answer and the same draws from the
+    seat's generator, at searched decisions through two months, P2 bids included."""
+    game = Game(4, seed=13, rules=RuleSet.from_options({"RULING-MONTHS": 2}))
+    spec = functools.partial(ISMCTSBot, iterations=3, max_candidates=3)
+    rnd = random.Random(13)
+    kinds: set[str] = set()
+    sealed = 0
+    while (d := game.decision) is not None:
+        seat = d.player
+        sealed_now = d.kind == Kind.MEDIA_BID and len(game.media_bids) > 0
+        if (game.step % 7 == 0 and d.kind in ISMCTSBot(iterations=1).kinds) or sealed_now:
+            twin = deep_twin(game, seat, rnd)
+            assert bot_answer(twin, seat, spec) == bot_answer(game, seat, spec), (game.step, d.kind)
+            kinds.add(d.kind)
+            sealed += sealed_now
+        game.ask(merchant_strategy)
+    assert sealed >= 2 and len(kinds) >= 3
 
 
 def test_unsearched_and_single_option_decisions_get_the_fallback() -> None:
