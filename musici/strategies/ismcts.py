@@ -72,7 +72,7 @@ class ISMCTSBot:
     ``searched``, ``iterations_run`` and ``nodes`` count the work done (the only state kept).
     """
 
-    def __init__(self, iterations: int | None = 48, seconds: float | None = None,
+    def __init__(self, iterations: int | None = 16, seconds: float | None = None,
                  horizon: int = 1, opponents: Sequence[Strategy | str] = OPPONENTS,
                  fallback: Strategy | str = "merchant", kinds: Iterable[str] = SEARCHED_KINDS,
                  max_candidates: int = 8, uct_c: float = 0.7,
