@@ -29,6 +29,14 @@ deterministic: one 64-bit seed per searched decision from ``view.rng`` (the seat
 generator, seeded from the game's seed) and every world, policy draw and rollout derived
 from it. A time budget makes the number of iterations, so the answer, depend on the machine.
 It never reads the real game behind the view and never changes it.
+
+Cost and strength (12 months, 4 players): an iteration costs about 3.5 ms of one core, so
+the default 16 iterations take about 51 ms of CPU per searched decision (about 100 of ~135
+decisions a game are searched). Seat rotated against an impresario, a merchant and a
+collector it wins 70.0 % of 200 games (Wilson 95 % 63.3-75.9 %); two ismcts seats
+against two ``search`` seats with 10 worlds (about equal CPU) win 43.6 % of 101 games
+(34.3-53.3 %): not better than ``search`` yet (``benchmarks/ismcts_strength.py``,
+docs/strategies.md).
 """
 
 from __future__ import annotations
