@@ -56,6 +56,8 @@ _BUILTIN: dict[str, tuple[str, str, str]] = {
                   "discovers cards and builds restoration chains (RESTORE)"),
     "search": ("musici.strategies.search", "SearchBot",
                "determinized Monte Carlo: samples hidden cards, rolls out to the month's end"),
+    "ismcts": ("musici.strategies.ismcts", "ISMCTSBot",
+               "information-set MCTS over its own decisions, heuristic-mix opponents"),
 }
 _REGISTERED: dict[str, tuple[Callable[..., Any], str]] = {}
 
