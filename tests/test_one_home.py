@@ -75,6 +75,8 @@ NOT_RULE_NUMBERS: dict[tuple[str, str, int], str] = {
     ("musici/render/board.py", "board_svg", 150): "pixel geometry of the board's panels",
     ("musici/render/cards.py", "back_element", 150): "pixel geometry of a card back",
     ("musici/widgets/preview.py", "_short_rule", 150): "a text length in characters",
+    ("musici/strategies/_ismcts_candidates.py", "<module>", 150):
+        "a media bid the ismcts bot tries (a search candidate, not a price)",
     ("musici/widgets/since.py", "<module>", 400): "how many events the panel shows",
     ("musici/sim/ladder.py", "<module>", 400):
         "the rating scale (400 points = a factor of 10 in strength, as Elo), not G",

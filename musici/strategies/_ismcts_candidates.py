@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from musici.decisions import Answer, Decision, IllegalAnswer, Kind
-from musici.strategies._plans import STYLES, Planner, performers
+from musici.strategies._plans import STYLE_PREFERENCE, Planner, performers
 from musici.views import PlayerView
 
 AMOUNTS = (0, 50, 100, 150, 250)  # round media bids (P2.1) besides the heuristics' own
@@ -84,7 +84,7 @@ def lineup_candidates(view: PlayerView, decision: Decision) -> list[tuple[str, .
     media = view.media == view.seat
     restore = _PLANNER._restoration(view, card)
     out: list[tuple[str, ...]] = []
-    for style in STYLES:
+    for style in STYLE_PREFERENCE:
         mine = [p for p in pool if p.style == style]
         if not mine:
             continue
