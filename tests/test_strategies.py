@@ -52,16 +52,19 @@ def corner_swapped_cards():
     return cardset_from_data(data, "<corner-swapped>")
 
 
+SLOW_BOTS = frozenset({"search", "ismcts"})
+
+
 def _input_rules(name: str):
     from musici import RuleSet
 
-    # The search bot thinks for about two seconds a game: a short year keeps it quick.
-    return RuleSet.from_options({"RULING-MONTHS": 1 if name == "search" else 12})
+    # The search bots think for seconds a game: a short year keeps them quick.
+    return RuleSet.from_options({"RULING-MONTHS": 1 if name in SLOW_BOTS else 12})
 
 
 def _input_lineup(name: str) -> list[str]:
-    # Four of the bot; the search bot (slow) in one seat against the three planners.
-    return [name, "impresario", "merchant", "collector"] if name == "search" else [name] * 4
+    # Four of the bot; a search bot (slow) in one seat against the three planners.
+    return [name, "impresario", "merchant", "collector"] if name in SLOW_BOTS else [name] * 4
 
 
 def swapped_set_digests(name: str) -> list[str]:
@@ -94,7 +97,7 @@ def test_a_bot_on_a_custom_card_set_plays_the_same_after_other_games(name):
     fresh = subprocess.run([sys.executable, "-c", code, str(tests), name], check=True,
                            capture_output=True, text=True, cwd=tests.parent)
     fresh_digests = json.loads(fresh.stdout.strip().splitlines()[-1])
-    for seed in range(2 if name == "search" else 6):  # other games first, on the bundled set
+    for seed in range(2 if name in SLOW_BOTS else 6):  # other games first, on the bundled set
         Game(4, seed=seed, rules=_input_rules(name)).play(
             [make_strategy(n) for n in _input_lineup(name)])
     after = swapped_set_digests(name)
