@@ -7,6 +7,7 @@ orchestras, markers, venue), then answer the decision and read the events.
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 
 import pytest
@@ -64,3 +65,18 @@ def hidden_twin(game: Game, seat: int) -> Game:
     twin.discovery_decks["modern"].reverse()
     twin.rng.random()
     return twin
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 200 KB tmpfs (needs root and mount); skipped, saying why, where it cannot be mounted."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.strip() or done.returncode}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)

@@ -150,21 +150,6 @@ def test_kill_9_during_result_writing_leaves_old_or_new(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == [".run.lock", "run"]
 
 
-@pytest.fixture
-def small_disk(tmp_path):
-    """A 200 KB tmpfs (needs root and mount); skipped, saying why, where it cannot be mounted."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.strip() or done.returncode}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_full_disk_keeps_the_old_result_and_leaves_no_temp(small_disk: Path, other, jobs) -> None:
     from musici.sim.stream import simulate_to

@@ -18,21 +18,6 @@ from musici.persistence import dumps, load
 from musici.strategies import random_strategy
 
 
-@pytest.fixture
-def small_disk(tmp_path):
-    """A 200 KB tmpfs (needs root and mount); skipped, saying why, where it cannot be mounted."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.strip() or done.returncode}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
 def fill(directory):
     with open(directory / "filler", "wb", buffering=0) as f, pytest.raises(OSError):
         while True:
