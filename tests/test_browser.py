@@ -184,6 +184,15 @@ def voila(browser_deps: None, tmp_path_factory: pytest.TempPathFactory) -> Itera
     kernel is this venv's Python whatever ~/.local/share/jupyter holds."""
     assert NOTEBOOK.is_file(), f"{NOTEBOOK} is missing"
     home = tmp_path_factory.mktemp("voila")
+    with serve_voila(NOTEBOOK, NOTEBOOK.parent, home, "") as server:
+        yield server
+
+
+@contextlib.contextmanager
+def serve_voila(target: Path, cwd: Path, home: Path, route: str) -> Iterator[Voila]:
+    """Voila serving ``target`` (a notebook or a folder) on 127.0.0.1 in its own process
+    group, stopped on exit. Jupyter's user config and data are kept out, and this
+    interpreter's kernel spec comes first. ``route``: the URL path after the port."""
     server = Voila(url="", log=home / "voila.log")
     env = dict(os.environ)
     env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
@@ -193,9 +202,9 @@ def voila(browser_deps: None, tmp_path_factory: pytest.TempPathFactory) -> Itera
     port = free_port()
     with open(server.log, "wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", f"--port={port}",
+            [sys.executable, "-m", "voila", str(target), "--no-browser", f"--port={port}",
              "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
-            cwd=NOTEBOOK.parent, env=env, stdin=subprocess.DEVNULL, stdout=log,
+            cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
             stderr=subprocess.STDOUT, start_new_session=True)
     try:
         # Wait for the port, never GET / (every page load starts a kernel).
@@ -211,7 +220,7 @@ def voila(browser_deps: None, tmp_path_factory: pytest.TempPathFactory) -> Itera
                     pytest.fail(f"Voila not listening on port {port} after {VOILA_LISTEN} s:\n"
                                 f"{server.log_tail()}")
                 time.sleep(0.1)
-        server.url = f"http://127.0.0.1:{port}/"
+        server.url = f"http://127.0.0.1:{port}/{route}"
         yield server
     finally:
         stop(proc)

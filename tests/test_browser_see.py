@@ -16,12 +16,8 @@ modules skip or fail alike). Screenshots go to ``artifacts/`` (ignored by git):
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +26,7 @@ from typing import Any
 import nbformat
 import pytest
 import test_browser as tb
-from test_browser import Voila, free_port, known_page_error, stop
+from test_browser import Voila, known_page_error
 
 # test_browser.py's fixtures, under the names used here: the same tool checks and one
 # module-scoped Chromium
@@ -72,35 +68,8 @@ def voila_dir(browser_deps: None, tmp_path_factory: pytest.TempPathFactory) -> I
     served.mkdir()
     shutil.copyfile(NOTEBOOKS / "rules.ipynb", served / "rules.ipynb")
     nbformat.write(workbench_notebook(), served / "workbench.ipynb")
-    server = Voila(url="", log=home / "voila.log")
-    env = dict(os.environ)
-    env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
-               JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTER_PLATFORM_DIRS="1",
-               JUPYTER_PATH=os.pathsep.join(filter(None, [
-                   str(Path(sys.prefix) / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")])))
-    port = free_port()
-    with open(server.log, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(served), "--no-browser", f"--port={port}",
-             "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
-            cwd=served, env=env, stdin=subprocess.DEVNULL, stdout=log,
-            stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + VOILA_LISTEN
-        while True:  # wait for the port; never GET / (a page load starts a kernel)
-            if proc.poll() is not None:
-                pytest.fail(f"Voila exited with {proc.returncode}:\n{server.log_tail()}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"Voila not listening after {VOILA_LISTEN} s:\n{server.log_tail()}")
-                time.sleep(0.1)
-        server.url = f"http://127.0.0.1:{port}/voila/render/"
+    with tb.serve_voila(served, served, home, "voila/render/") as server:
         yield server
-    finally:
-        stop(proc)
 
 
 def open_page(browser: Any, voila: Voila, notebook: str, selectors: list[str]) -> Any:
