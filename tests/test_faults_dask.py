@@ -20,8 +20,9 @@ distributed = pytest.importorskip("distributed")
 def test_a_refused_port_fails_at_once() -> None:
     t0 = time.monotonic()
     with pytest.raises(ValueError, match=r"cannot reach a Dask scheduler at tcp://127\.0\.0\.1:1"):
-        connect("tcp://127.0.0.1:1", timeout=10)
-    assert time.monotonic() - t0 < 5  # not the whole timeout
+        connect("tcp://127.0.0.1:1", timeout=60)
+    # Not a speed check: a refusal must not wait out the timeout (a generous half of it).
+    assert time.monotonic() - t0 < 30
 
 
 def test_a_service_that_is_not_dask_times_out_clearly() -> None:
