@@ -1,3 +1,3 @@
-from musici.cli import main
+from musici.cli import program
 
-raise SystemExit(main())
+raise SystemExit(program())

@@ -114,14 +114,34 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sigterm(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # one clean stop for Ctrl-C and SIGTERM: workers killed, temp removed
+class _StopOnce:
+    """The first Ctrl-C or SIGTERM stops the run; later ones are ignored.
+
+    One clean stop (workers killed, temp removed, partial result written) must not be cut
+    short by a second Ctrl-C, nor turned into death by signal on the way out.
+    """
+
+    def __init__(self) -> None:
+        self.stopping = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        raise KeyboardInterrupt
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, as_program: bool = False) -> int:
+    """Run the ``musici`` command with ``argv``; return its exit code.
+
+    ``as_program=True`` (the installed command) keeps ignoring Ctrl-C after a stop until the
+    process exits; called as a function, the previous signal handlers are put back.
+    """
     args = _parser().parse_args(argv)
     main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _sigterm) if main_thread else None
+    guard = _StopOnce()
+    previous = ((signal.signal(signal.SIGINT, guard), signal.signal(signal.SIGTERM, guard))
+                if main_thread else None)
     shown = warnings.showwarning
     warnings.showwarning = _warning
     try:
@@ -137,8 +157,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     finally:
         warnings.showwarning = shown
-        if main_thread:
-            signal.signal(signal.SIGTERM, previous)
+        if previous is not None:
+            # The command, once stopping, keeps ignoring signals until it exits: at
+            # interpreter shutdown Python handlers revert to the default (death by
+            # signal), SIG_IGN does not.
+            keep = as_program and guard.stopping
+            signal.signal(signal.SIGINT, signal.SIG_IGN if keep else previous[0])
+            signal.signal(signal.SIGTERM, signal.SIG_IGN if keep else previous[1])
+
+
+def program() -> int:
+    """The installed ``musici`` command."""
+    return main(as_program=True)
 
 
 def _warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
