@@ -9,7 +9,6 @@ on where or in which order games ran.
 from __future__ import annotations
 
 import functools
-import itertools
 import os
 import socket
 import threading
@@ -28,8 +27,18 @@ CONNECT_TIMEOUT = 20.0  # seconds to reach a Dask scheduler before giving up wit
 
 
 def iter_chunks(tasks: Iterable[GameTask], size: int) -> Iterator[list[GameTask]]:
-    it = iter(tasks)
-    while chunk := list(itertools.islice(it, size)):
+    """Chunks of at most ``size`` tasks, each of consecutive game indices.
+
+    A resumed run skips the games already kept; a chunk spanning such a gap would write a
+    part (named by its first game) that reads back out of game order.
+    """
+    chunk: list[GameTask] = []
+    for task in tasks:
+        if chunk and (len(chunk) == size or task.index != chunk[-1].index + 1):
+            yield chunk
+            chunk = []
+        chunk.append(task)
+    if chunk:
         yield chunk
 
 
