@@ -41,7 +41,7 @@ browser-deps: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
 
 lint: $(STAMP)
-	$(BIN)/ruff check musici tests benchmarks
+	$(BIN)/ruff check .  # notebooks and docs hooks too
 	$(BIN)/mypy
 
 # The docs extra too: tests/test_docs_build.py checks the site's hooks (figures, links).
