@@ -42,6 +42,33 @@ def looping(view, decision):
     return decision.random_answer(view.rng)
 
 
+def hog(view, decision):
+    blocks = []
+    while view.seat == 0 and view.month == 2:
+        blocks.append(bytearray(50 * 2**20))
+    return decision.random_answer(view.rng)
+
+
+def address_space_limits(client) -> list[int]:
+    import resource
+
+    return sorted(client.run(lambda: resource.getrlimit(resource.RLIMIT_AS)[0]).values())
+
+
+def test_a_memory_hog_on_dask_costs_only_its_game_and_the_cap_is_lifted_after() -> None:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        before = address_space_limits(client)
+        result = simulate([hog, "random", "random"], games=3, seed=1, scheduler=client,
+                          limits={"memory_mb": 200}, progress=False)
+        after = address_space_limits(client)
+    assert result.errors.game.tolist() == [0]
+    assert "memory limit of 200 MB" in result.errors.error.iloc[0]
+    assert sorted(result.games.game) == [1, 2]
+    assert after == before  # the workers are the cluster's, not ours: their limit comes back
+
+
 @pytest.mark.slow
 def test_streaming_and_limits_on_a_dask_cluster(tmp_path: Path) -> None:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,

@@ -8,6 +8,7 @@ on where or in which order games ran.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import socket
@@ -124,7 +125,13 @@ def run_dask(chunks: Iterable[list[GameTask]], scheduler: Any, work: Work, limit
     ``NO_WORKERS_TIMEOUT`` seconds, not a wait for ever.
     """
     client, own = connect(scheduler)
+    capped = False
     try:
+        if limits.memory_mb is not None:
+            from musici.sim.dask_memory import cap_workers
+
+            cap_workers(client, limits.memory_mb)
+            capped = True
         workers = max(1, sum(client.nthreads().values()))
         source = iter(chunks)
         # Work's second parameter, by name (a Callable type cannot name it).
@@ -163,6 +170,11 @@ def run_dask(chunks: Iterable[list[GameTask]], scheduler: Any, work: Work, limit
             else:
                 on_done([task], result)
     finally:
+        if capped:
+            from musici.sim.dask_memory import uncap_workers
+
+            with contextlib.suppress(Exception):  # a cluster gone already has nothing to undo
+                uncap_workers(client)
         if own:
             client.close()
 

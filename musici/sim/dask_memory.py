@@ -1,0 +1,62 @@
+"""A memory cap on Dask workers for the length of one batch (``Limits.memory_mb``).
+
+Local workers cap their own address space when they start (:func:`worker_setup`); Dask
+workers are long-lived and shared, so the cap is a worker plugin: each worker caps its
+address space at its size when the batch starts plus ``memory_mb``, and the old limit is
+put back when the batch ends (the plugin's teardown). A hog then meets a ``MemoryError``,
+reported as its game's error like on local workers, instead of the OOM killer or the
+nanny restarting the worker. Workers running as threads of the driver's own process are
+left alone: capping them would cap the driver.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import warnings
+from typing import Any
+
+from distributed.diagnostics.plugin import WorkerPlugin
+
+from musici.sim.limits import set_memory_limit
+
+PLUGIN_NAME = "musici-memory-cap"
+
+
+class MemoryCap(WorkerPlugin):
+    """Caps each worker process's address space at its current size plus ``megabytes``."""
+
+    name = PLUGIN_NAME
+
+    def __init__(self, megabytes: int, driver_pid: int) -> None:
+        self.megabytes = megabytes
+        self.driver_pid = driver_pid
+        self.before: tuple[int, int] | None = None
+
+    def setup(self, worker: Any) -> None:
+        if os.getpid() == self.driver_pid:
+            return
+        self.before = resource.getrlimit(resource.RLIMIT_AS)
+        set_memory_limit(self.megabytes)
+
+    def teardown(self, worker: Any) -> None:
+        if self.before is not None:
+            resource.setrlimit(resource.RLIMIT_AS, self.before)
+            self.before = None
+
+
+def cap_workers(client: Any, megabytes: int) -> None:
+    """Register the cap on every worker of ``client``'s cluster (and on workers joining)."""
+    pids = client.run(os.getpid)
+    if os.getpid() in pids.values():
+        warnings.warn(f"the memory limit of {megabytes} MB is not enforced on Dask workers that "
+                      f"are threads of this process (a LocalCluster with processes=False)",
+                      RuntimeWarning, stacklevel=3)
+    client.register_plugin(MemoryCap(megabytes, os.getpid()), name=PLUGIN_NAME)
+
+
+def uncap_workers(client: Any) -> None:
+    client.unregister_worker_plugin(PLUGIN_NAME)
+
+
+__all__ = ["MemoryCap", "cap_workers", "uncap_workers"]
