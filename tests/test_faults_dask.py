@@ -55,14 +55,19 @@ def address_space_limits(client) -> list[int]:
     return sorted(client.run(lambda: resource.getrlimit(resource.RLIMIT_AS)[0]).values())
 
 
-def test_a_memory_hog_on_dask_costs_only_its_game_and_the_cap_is_lifted_after() -> None:
+@pytest.fixture(scope="module")
+def client():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        before = address_space_limits(client)
-        result = simulate([hog, "random", "random"], games=3, seed=1, scheduler=client,
-                          limits={"memory_mb": 200}, progress=False)
-        after = address_space_limits(client)
+        yield client
+
+
+def test_a_memory_hog_on_dask_costs_only_its_game_and_the_cap_is_lifted_after(client) -> None:
+    before = address_space_limits(client)
+    result = simulate([hog, "random", "random"], games=3, seed=1, scheduler=client,
+                      limits={"memory_mb": 200}, progress=False)
+    after = address_space_limits(client)
     assert result.errors.game.tolist() == [0]
     assert "memory limit of 200 MB" in result.errors.error.iloc[0]
     assert sorted(result.games.game) == [1, 2]
@@ -86,3 +91,16 @@ def test_streaming_and_limits_on_a_dask_cluster(tmp_path: Path) -> None:
         pd.testing.assert_frame_equal(getattr(back, name), getattr(local, name), obj=name)
     assert limited.errors.game.tolist() == [0]
     assert "0.3 s per decision" in limited.errors.error.iloc[0]
+
+
+def test_the_driver_keeps_no_game_tasks_after_a_dask_batch(client, tmp_path: Path) -> None:
+    """Dask keeps its last messages to each worker: they must not hold the chunks' tasks."""
+    import gc
+
+    from musici.sim.records import GameTask
+
+    report = simulate_to(tmp_path / "run", ["random"] * 4, 600, seed=1, scheduler=client,
+                         rules={"RULING-MONTHS": 1}, progress=False)
+    assert report.played == 600
+    gc.collect()
+    assert sum(isinstance(o, GameTask) for o in gc.get_objects()) == 0

@@ -274,3 +274,19 @@ def test_venue_costs_are_the_venue_payments_of_the_log() -> None:
     assert result.venues.cost_fame.sum() == -sum(json.loads(d)["delta"] for d in fame.data)
     tours = result.venues[result.venues.area.str.endswith("-commercial")]
     assert (tours.cost_money == 0).all()
+
+
+def test_a_chunk_of_consecutive_games_travels_as_a_range_and_unpacks_to_the_same_tasks() -> None:
+    from musici.cards import standard_cardset
+    from musici.rules import RuleSet
+    from musici.sim.backends import GameRange, pack
+    from musici.sim.simulate import iter_tasks
+
+    tasks = list(iter_tasks(["random", "greedy", "random"], 10, 7, rotate=True,
+                            rules=RuleSet(), cards=standard_cardset(), events=False))
+    packed = pack(tasks[3:8])
+    assert isinstance(packed, GameRange) and (packed.start, packed.stop) == (3, 8)
+    assert packed.tasks() == tasks[3:8]
+    assert [t.lineup for t in packed.tasks()] == [t.lineup for t in tasks[3:8]]
+    gap = [tasks[1], tasks[2], tasks[5]]  # not consecutive: sent as the tasks themselves
+    assert pack(gap) is gap

@@ -9,17 +9,16 @@ on where or in which order games ran.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from musici.sim.limits import NO_LIMITS, Limits
 from musici.sim.pool import Work, run_pool
-from musici.sim.records import GameRecord, GameTask, play_chunk
+from musici.sim.records import GameRecord, GameTask, TaskSource, play_chunk
 from musici.strategies.registry import strategy_label
 
 OnDone = Callable[[list[GameTask], Any], None]
@@ -134,8 +133,7 @@ def run_dask(chunks: Iterable[list[GameTask]], scheduler: Any, work: Work, limit
             capped = True
         workers = max(1, sum(client.nthreads().values()))
         source = iter(chunks)
-        # Work's second parameter, by name (a Callable type cannot name it).
-        call = functools.partial(work, limits=limits)  # type: ignore[call-arg]
+        call = _Unpacked(work, limits)
         inflight: dict[Any, list[GameTask]] = {}
         watch = _WorkerWatch(client)
 
@@ -143,7 +141,7 @@ def run_dask(chunks: Iterable[list[GameTask]], scheduler: Any, work: Work, limit
             chunk = next(source, None)
             if chunk is not None:
                 # pure=False: identical chunks must still run (and the key must not be hashed).
-                inflight[client.submit(call, chunk, pure=False)] = chunk
+                inflight[client.submit(call, pack(chunk), pure=False)] = chunk
 
         for _ in range(workers * 4):
             submit()
@@ -177,6 +175,42 @@ def run_dask(chunks: Iterable[list[GameTask]], scheduler: Any, work: Work, limit
                 uncap_workers(client)
         if own:
             client.close()
+
+
+class GameRange(NamedTuple):
+    """Games ``start``..``stop-1`` of ``source``: a chunk as a message of a few bytes."""
+
+    source: TaskSource
+    start: int
+    stop: int
+
+    def tasks(self) -> list[GameTask]:
+        return [self.source.task(i) for i in range(self.start, self.stop)]
+
+
+def pack(chunk: list[GameTask]) -> list[GameTask] | GameRange:
+    """A chunk of consecutive games of one batch as a :class:`GameRange`, else as it is.
+
+    Dask's scheduler keeps its last messages to each worker (for debugging); a message that
+    held a chunk's tasks kept them alive in the driver, some 0.7 KB a game until a thousand
+    chunks were kept.
+    """
+    first, source = chunk[0], chunk[0].source
+    if source is not None and all(t.source is source and t.index == first.index + k
+                                  for k, t in enumerate(chunk)):
+        return GameRange(source, first.index, first.index + len(chunk))
+    return chunk
+
+
+class _Unpacked:
+    """``work`` on a chunk sent packed (a picklable module-level callable, no closure)."""
+
+    def __init__(self, work: Work, limits: Limits) -> None:
+        self.work, self.limits = work, limits
+
+    def __call__(self, chunk: list[GameTask] | GameRange) -> Any:
+        tasks = chunk.tasks() if isinstance(chunk, GameRange) else chunk
+        return self.work(tasks, self.limits)
 
 
 NO_WORKERS_TIMEOUT = 60.0

@@ -16,6 +16,7 @@ from musici.cards import CardSet
 from musici.engine import Game
 from musici.rules import RuleSet
 from musici.sim.limits import NO_LIMITS, LimitExceeded, Limits, TimedStrategy
+from musici.sim.seeds import game_seed
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
 
 
@@ -32,6 +33,39 @@ class GameTask:
     events: bool = False
     labels: tuple[str, ...] = ()  # names for the frames, one per seat (default: from the specs)
     entry: tuple[int, ...] = ()  # the line-up position seated in each seat
+    # The batch this game belongs to, if any: then ``source.task(index)`` makes it again.
+    source: TaskSource | None = field(default=None, compare=False, repr=False)
+
+
+def seating(n: int, index: int, rotate: bool) -> tuple[int, ...]:
+    """Which line-up entry sits in each seat in game ``index`` (rotation by one per game)."""
+    shift = index % n if rotate else 0
+    return tuple((seat - shift) % n for seat in range(n))
+
+
+@dataclass(frozen=True)
+class TaskSource:
+    """A batch's games as a pure function of the game index.
+
+    A back end may then send a run of games as ``(source, start, stop)`` instead of the
+    tasks themselves: Dask keeps its recent messages, and a message per chunk holding the
+    tasks kept every chunk's tasks alive in the driver.
+    """
+
+    lineup: tuple[StrategySpec, ...]  # in entry order
+    labels: tuple[str, ...]
+    seed: int
+    rotate: bool
+    rules: RuleSet | None
+    cards: CardSet | None  # None: the bundled set, loaded by the worker itself
+    events: bool
+    arm: str = ""
+
+    def task(self, index: int) -> GameTask:
+        entry = seating(len(self.lineup), index, self.rotate)
+        return GameTask(index, game_seed(self.seed, index), tuple(self.lineup[e] for e in entry),
+                        self.arm, self.rules, self.cards, self.events,
+                        tuple(self.labels[e] for e in entry), entry, self)
 
 
 class PlayerRow(NamedTuple):

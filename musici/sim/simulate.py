@@ -29,8 +29,7 @@ from musici.sim.backends import (
 from musici.sim.frames import COLUMNS, FRAME_NAMES, build_frames
 from musici.sim.limits import NO_LIMITS, Limits
 from musici.sim.pool import Work
-from musici.sim.records import GameRecord, GameTask
-from musici.sim.seeds import game_seed
+from musici.sim.records import GameRecord, GameTask, TaskSource
 from musici.sim.stats import mean_interval, wilson_interval
 from musici.sim.store import ResultWriter, read_frame, read_manifest, verify_parts, write_part
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
@@ -109,24 +108,16 @@ def check_picklable(lineup: Sequence[StrategySpec]) -> None:
             "use jobs=1, a module-level function or class, or a 'file.py:name' spec") from None
 
 
-def seating(lineup: Sequence[StrategySpec], index: int, rotate: bool) -> tuple[int, ...]:
-    """Which lineup entry sits in each seat in game ``index`` (rotation by one per game)."""
-    n = len(lineup)
-    shift = index % n if rotate else 0
-    return tuple((seat - shift) % n for seat in range(n))
-
-
 def iter_tasks(lineup: Sequence[StrategySpec], games: int, seed: int, *, rotate: bool,
                rules: RuleSet, cards: CardSet, events: bool, arm: str = "",
                indices: Iterable[int] | None = None) -> Iterator[GameTask]:
     """The batch's games one at a time (generated lazily: a million tasks are never held)."""
     # None means the bundled set: workers then load it themselves instead of unpickling it.
     card_arg = None if cards is standard_cardset() else cards
-    labels = lineup_labels(lineup)
+    source = TaskSource(tuple(lineup), lineup_labels(lineup), seed, rotate, rules, card_arg,
+                        events, arm)
     for i in range(games) if indices is None else indices:
-        entry = seating(lineup, i, rotate)
-        yield GameTask(i, game_seed(seed, i), tuple(lineup[e] for e in entry), arm, rules,
-                       card_arg, events, tuple(labels[e] for e in entry), entry)
+        yield source.task(i)
 
 
 def make_tasks(lineup: Sequence[StrategySpec], games: int, seed: int, *, rotate: bool,
