@@ -46,6 +46,7 @@ class PublicPlayer:
     venue: str | None
     concert: bool
     actions: int
+    tour_guide: bool = False  # played the Tour guide this month (SPECIAL.S3; played face up)
 
 
 class PlayerView:
@@ -124,7 +125,7 @@ class PlayerView:
             played=tuple(p.played), permanent=tuple(p.permanent),
             specials_hand=tuple(p.specials_hand), specials_used=tuple(p.specials_discard),
             specials_bought=p.specials_bought, venue=p.venue, concert=p.concert is not None,
-            actions=p.actions,
+            actions=p.actions, tour_guide=p.tour_guide,
         )
 
     def _backs(self, hand: list[str]) -> tuple[tuple[str, int], ...]:

@@ -30,6 +30,7 @@ from musici.strategies.collector import Collector
 from musici.strategies.greedy import greedy_forecast, greedy_strategy
 from musici.strategies.impresario import Impresario
 from musici.strategies.merchant import Merchant
+from musici.strategies.random_strategy import random_strategy
 from musici.strategies.search import _award_shares
 from musici.views import PlayerView
 
@@ -217,3 +218,21 @@ def test_search_estimates_the_end_awards_the_engine_gives(reading: str):
                                            game.n)
         differs += other_awards != given
     assert differs, "the two readings gave the same awards in every game: nothing was tested"
+
+
+@pytest.mark.parametrize("guided", [False, True])
+def test_the_planner_prices_a_tour_as_the_engine_charges_it(guided: bool) -> None:
+    """SPECIAL.S3 is played face up, so the planner sees it and counts the tour free."""
+    from musici import economy as E
+    from musici.engine.p5_settlement import pay_venue
+
+    for area in E.TOURS:
+        game = Game(4, seed=2)
+        game.play([random_strategy] * 4, until="phase")  # into the month, before P5
+        p = game.players[0]
+        p.venue, p.tour_guide, p.money, p.fame = area, guided, 500, 50  # above any floor
+        forecast = Planner._venue_cost(game.view(0), area, True)
+        money, fame = p.money, p.fame
+        pay_venue(game, p, True)
+        assert (money - p.money, fame - p.fame) == (forecast.money, forecast.fame), area
+        assert forecast.free == guided, area

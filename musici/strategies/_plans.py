@@ -202,10 +202,11 @@ class Planner:
     # ------------------------------------------------------------------ month plan
     @staticmethod
     def _venue_cost(view: PlayerView, area: str, held: bool) -> E.VenueCost:
-        """P5.2 / P4.3: what ``area`` costs this seat with or without a concert (the Tour
-        guide, SPECIAL.S3, is not in the view and so not counted)."""
+        """P5.2 / P4.3: what ``area`` costs this seat with or without a concert (nothing for
+        a tour once this seat played the Tour guide, SPECIAL.S3)."""
         return E.venue_cost(area, held_concert=held, rules=view.rules,
-                            chapel_free=view.chapel_free == view.seat)
+                            chapel_free=view.chapel_free == view.seat,
+                            tour_guide=view.me.tour_guide)
 
     def options(self, view: PlayerView, areas: Sequence[str], actions_left: int,
                 media: bool, hand: Sequence[str] | None = None) -> list[Option]:
