@@ -23,7 +23,7 @@ import networkx as nx
 
 from musici.composers import ERAS, GROUPS, Composer, lineage_graph, lineage_pairs
 from musici.decisions import brief
-from musici.economy import HIRE_PRICE, SALARY
+from musici.economy import HIRE_PRICE, MONEY_UNIT, SALARY
 
 FORMAT = "musici-cards"
 FORMAT_VERSION = 1
@@ -282,8 +282,9 @@ def _music_card(source: str, index: int, record: Any, kind: str,
     if not good >= fair >= poor:
         raise _fail(source, where, "field 'fame' must satisfy good >= fair >= poor")
     income = _small_int(source, where, "income", record.get("income"), 0, 10_000)
-    if income % 5:
-        raise _fail(source, where, f"field 'income' must be a multiple of 5 G (COMP.8), got {income}")
+    if income % MONEY_UNIT:
+        raise _fail(source, where,
+                    f"field 'income' must be a multiple of {MONEY_UNIT} G (COMP.8), got {income}")
     authentic = _requirement(source, where, record, "authentic")
     modern = _requirement(source, where, record, "modern")
     if authentic is None and modern is None:

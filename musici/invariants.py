@@ -13,7 +13,7 @@ from musici.cards import (
     SPECIAL_NAMES,
     STYLES,
 )
-from musici.economy import SETUP6_DISCOVERIES_PER_DECK, SETUP6_ORCHESTRAS, SETUP6_SCORES
+from musici.economy import MONEY_UNIT, SETUP6_DISCOVERIES_PER_DECK, SETUP6_ORCHESTRAS, SETUP6_SCORES
 from musici.engine import Game
 from musici.state import AREAS, PHASES
 
@@ -235,8 +235,8 @@ def check_events(game: Game, since: int = 0, last: tuple[int, int] = (0, 0)) -> 
             fail("private event for an unknown seat")
         data = e.data
         if e.kind in ("pay", "income"):
-            if data["money"] < 0 or data["amount"] < 0 or data["amount"] % 5:
-                fail("payment leaves negative money or is not a multiple of 5 G (COMP.8)")
+            if data["money"] < 0 or data["amount"] < 0 or data["amount"] % MONEY_UNIT:
+                fail(f"payment leaves negative money or is not a multiple of {MONEY_UNIT} G (COMP.8)")
         elif e.kind == "fame" and floor and data["fame"] < 0:
             fail("fame below 0 (P5.8)")
         elif e.kind == "marker" and not 1 <= data["markers"] <= 2:

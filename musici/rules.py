@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from musici.decisions import brief
+from musici.economy import AUCTION_STEP, MONEY_UNIT, UNPAID_VENUE_STEP
 
 
 class RuleOptionError(ValueError):
@@ -38,7 +39,7 @@ _OPTIONS: tuple[RuleOption, ...] = (
     ),
     RuleOption(
         "RULING-AUCTION-LAST", "may-bid", ("may-bid", "free"),
-        "P1.3: when all others passed before any bid, the last player may bid 100 G or pass "
+        f"P1.3: when all others passed before any bid, the last player may bid {AUCTION_STEP} G or pass "
         "(may-bid), or takes the card for nothing (free: their 'highest bid' is 0).",
     ),
     RuleOption(
@@ -53,7 +54,7 @@ _OPTIONS: tuple[RuleOption, ...] = (
     ),
     RuleOption(
         "RULING-ROUNDING", "toward-zero", ("toward-zero", "away-from-zero"),
-        "P3.TOUR.4: how a multiplied fame or money amount is rounded (money to 5 G).",
+        f"P3.TOUR.4: how a multiplied fame or money amount is rounded (money to {MONEY_UNIT} G).",
     ),
     RuleOption(
         "RULING-COMMERCIAL-FAME", "required", ("required", "not-required"),
@@ -100,7 +101,8 @@ _OPTIONS: tuple[RuleOption, ...] = (
     ),
     RuleOption(
         "RULING-UNPAID-VENUE", "fame-per-50", ("fame-per-50", "forgiven"),
-        "P5.2: unpaid venue money costs 1 fame per started 50 G, or is simply forgiven.",
+        f"P5.2: unpaid venue money costs 1 fame per started {UNPAID_VENUE_STEP} G, or is simply "
+        "forgiven.",
     ),
     RuleOption(
         "RULING-UNPAID-SURCHARGE", "marker", ("marker", "forgiven"),

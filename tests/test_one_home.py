@@ -83,16 +83,7 @@ NOT_RULE_NUMBERS: dict[tuple[str, str, int], str] = {
 }
 # Rule amounts still written in text in files outside this change (issue 9): each is to move
 # to economy by the file's owner; the test fails once one is gone, so the list only shrinks.
-PENDING: dict[tuple[str, str, int], str] = {
-    ("musici/rules.py", "<module>", E.AUCTION_STEP): "RULING-AUCTION-LAST's doc says '100 G'",
-    ("musici/rules.py", "<module>", E.MONEY_UNIT): "RULING-ROUNDING's doc says '5 G'",
-    ("musici/rules.py", "<module>", E.UNPAID_VENUE_STEP): "RULING-UNPAID-VENUE's doc says '50 G'",
-    ("musici/cards.py", "_music_card", E.MONEY_UNIT): "the income error message says '5 G'",
-    ("musici/invariants.py", "check_events", E.MONEY_UNIT):
-        "the payment invariant's message says '5 G'",
-    ("musici/analysis/trajectories.py", "<module>", 50): "THRESHOLDS' labels say '+50 G'",
-    ("musici/analysis/trajectories.py", "<module>", 100): "THRESHOLDS' labels say '+100 G'",
-}
+PENDING: dict[tuple[str, str, int], str] = {}
 
 
 def _walk(tree: ast.Module) -> Iterator[tuple[str, ast.AST]]:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from musici.analysis.palette import SEAT_COLOURS, strategy_colour
-from musici.economy import START_MONEY
+from musici.economy import START_MONEY, SURCHARGES
 from musici.state import PHASES
 
 if TYPE_CHECKING:
@@ -38,10 +38,9 @@ if TYPE_CHECKING:
 POINT_COLUMNS = ["step", "event", "month", "phase", "x", "seat", "fame", "money",
                  "fame_delta", "money_delta", "text"]
 # P5.4 (fame track lines, COMP.1): the salary surcharge starts at these fames.
-THRESHOLDS: tuple[tuple[int, str], ...] = (
-    (30, "fame 30: +50 G salary surcharge (P5.4, COMP.1)"),
-    (50, "fame 50: +100 G salary surcharge (P5.4, COMP.1)"),
-)
+THRESHOLDS: tuple[tuple[int, str], ...] = tuple(
+    (fame, f"fame {fame}: +{amount} G salary surcharge (P5.4, COMP.1)")
+    for fame, amount in sorted(SURCHARGES))
 _TRACKED = ("fame", "pay", "income", "unpaid", "marker")
 
 
