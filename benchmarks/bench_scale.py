@@ -27,11 +27,12 @@ import time
 LINEUP = ["random"] * 4
 
 
-def child(mode: str, games: int, workers: int) -> dict[str, object]:
+def child(mode: str, games: int, workers: int, months: int) -> dict[str, object]:
     from musici.sim import simulate
     from musici.sim.stream import simulate_to
 
     out = tempfile.mkdtemp(prefix="musici-bench-")
+    rules = {"RULING-MONTHS": months}
     try:
         t0 = time.perf_counter()
         if mode == "dask":
@@ -41,17 +42,19 @@ def child(mode: str, games: int, workers: int) -> dict[str, object]:
                                           dashboard_address=None) as cluster, \
                     distributed.Client(cluster) as client:
                 t0 = time.perf_counter()  # the cluster's start-up is not the batch's
-                report = simulate_to(f"{out}/run", LINEUP, games, scheduler=client, progress=False)
+                report = simulate_to(f"{out}/run", LINEUP, games, scheduler=client, rules=rules,
+                                     progress=False)
                 played = report.played
         elif mode == "local":
-            played = simulate_to(f"{out}/run", LINEUP, games, jobs=workers, progress=False).played
+            played = simulate_to(f"{out}/run", LINEUP, games, jobs=workers, rules=rules,
+                                 progress=False).played
         else:
-            played = len(simulate(LINEUP, games, jobs=workers, progress=False).games)
+            played = len(simulate(LINEUP, games, jobs=workers, rules=rules, progress=False).games)
         seconds = time.perf_counter() - t0
     finally:
         shutil.rmtree(out, ignore_errors=True)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"mode": mode, "games": games, "played": played, "seconds": round(seconds, 1),
+    return {"mode": mode, "games": games, "months": months, "played": played, "seconds": round(seconds, 1),
             "games_per_s": round(played / seconds, 1), "driver_peak_mb": round(peak_mb, 1)}
 
 
@@ -61,15 +64,19 @@ def main() -> None:
     parser.add_argument("--modes", nargs="+", default=["dask", "memory"],
                         choices=["dask", "local", "memory"])
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--months", type=int, default=12,
+                        help="months per game (RULING-MONTHS); the driver's memory depends on "
+                             "the number of games and chunks, not on their length, so short "
+                             "games make a million-game memory run affordable")
     parser.add_argument("--child", nargs=2, metavar=("MODE", "GAMES"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(args.child[0], int(args.child[1]), args.workers)))
+        print(json.dumps(child(args.child[0], int(args.child[1]), args.workers, args.months)))
         return
     for games in args.games:
         for mode in args.modes:
             done = subprocess.run([sys.executable, __file__, "--child", mode, str(games),
-                                   "--workers", str(args.workers)],
+                                   "--workers", str(args.workers), "--months", str(args.months)],
                                   capture_output=True, text=True, check=False)
             line = done.stdout.strip().splitlines()[-1:] or [json.dumps(
                 {"mode": mode, "games": games, "error": done.stderr.strip()[-300:]})]

@@ -376,16 +376,6 @@ class Game:
         s, n = self.start_player, self.n
         return [(s + i) % n for i in range(n)]
 
-    # ------------------------------------------------------------------ month
-    # ------------------------------------------------------------------ P2 media
-    # ------------------------------------------------------------------ P4 actions
-    # --- concert (P4.CONCERT)
-    # --- hire (P4.HIRE)
-    # --- buy (P4.BUY)
-    # --- discover (P4.DISCOVER)
-    # --- appease (P4.APPEASE)
-    # --- special cards (P4.SPECIAL, SPECIAL.S1–S8)
-    # ------------------------------------------------------------------ END
     # ------------------------------------------------------------------ queries
     def standings(self) -> list[dict[str, Any]]:
         """Final standings as plain rows (seat, rank, fame as a Fraction, money, winner)."""
