@@ -137,11 +137,26 @@ def run_dask(chunks: Iterable[list[GameTask]], scheduler: Any, work: Work, limit
         inflight: dict[Any, list[GameTask]] = {}
         watch = _WorkerWatch(client)
 
+        sent: dict[int, tuple[TaskSource, Any]] = {}  # id -> (source, the future holding it)
+
         def submit() -> None:
             chunk = next(source, None)
-            if chunk is not None:
-                # pure=False: identical chunks must still run (and the key must not be hashed).
-                inflight[client.submit(call, pack(chunk), pure=False)] = chunk
+            if chunk is None:
+                return
+            packed = pack(chunk)
+            # pure=False: identical chunks must still run (and the key must not be hashed).
+            if isinstance(packed, GameRange):
+                # The batch's source goes to the cluster once; a chunk's message then names
+                # it and two numbers (the scheduler keeps its recent messages deserialized).
+                # A task, not scatter(): if every worker holding it dies, it is made again.
+                held = sent.get(id(packed.source))
+                if held is None:
+                    held = sent[id(packed.source)] = (
+                        packed.source, client.submit(_same, packed.source, pure=False))
+                future = client.submit(call, held[1], packed.start, packed.stop, pure=False)
+            else:
+                future = client.submit(call, packed, pure=False)
+            inflight[future] = chunk
 
         for _ in range(workers * 4):
             submit()
@@ -202,15 +217,20 @@ def pack(chunk: list[GameTask]) -> list[GameTask] | GameRange:
     return chunk
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
 class _Unpacked:
     """``work`` on a chunk sent packed (a picklable module-level callable, no closure)."""
 
     def __init__(self, work: Work, limits: Limits) -> None:
         self.work, self.limits = work, limits
 
-    def __call__(self, chunk: list[GameTask] | GameRange) -> Any:
-        tasks = chunk.tasks() if isinstance(chunk, GameRange) else chunk
-        return self.work(tasks, self.limits)
+    def __call__(self, chunk: list[GameTask] | TaskSource, start: int = 0, stop: int = 0) -> Any:
+        if isinstance(chunk, TaskSource):  # games start..stop-1 of a source sent once
+            chunk = GameRange(chunk, start, stop).tasks()
+        return self.work(chunk, self.limits)
 
 
 NO_WORKERS_TIMEOUT = 60.0

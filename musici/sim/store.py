@@ -38,7 +38,7 @@ class ResultError(ValueError):
     """A result directory that is missing, incomplete, corrupt, locked or in the way."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Part:
     """One parquet file of one frame, as listed in the manifest."""
 
@@ -61,6 +61,17 @@ class ChunkDone:
     # strategy -> [seats, wins, fame sum, fame sum of squares, money sum]
     counts: dict[str, list[float]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)  # the first few error lines
+
+
+def merge_ranges(ranges: list[list[int]]) -> list[list[int]]:
+    """``[start, stop)`` game ranges sorted, touching ones joined: [[0, 5], [5, 9]] is [[0, 9]]."""
+    out: list[list[int]] = []
+    for a, b in sorted(ranges):
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return out
 
 
 def file_sha256(path: str | Path) -> str:
@@ -143,7 +154,9 @@ class ResultWriter:
             self.chunks: list[list[int]] = []
             self.parts: list[Part] = []
             self.done_before: list[list[int]] = []
-            self.done: list[ChunkDone] = []  # chunks reported since the start or the resume
+            # (game ranges, parts) of each chunk reported since the start or the resume: only
+            # what the manifest lists, so a million-game run keeps little per chunk.
+            self.done: list[tuple[list[list[int]], list[Part]]] = []
             self.extra: dict[str, Any] = {}  # more fields for the manifest (e.g. counters)
             self.previous: dict[str, Any] = {}  # the manifest a resumed run started from
             adopt = self._best_checkpoint(parent, name) if resume else None
@@ -218,21 +231,22 @@ class ResultWriter:
 
     def add(self, done: ChunkDone) -> None:
         # One append: a Ctrl-C landing here can never record parts without their games.
-        self.done.append(done)
+        self.done.append((done.ranges or [[done.start, done.stop]], done.parts))
 
     def _manifest(self, complete: bool) -> dict[str, Any]:
         from musici.sim.frames import COLUMNS
 
         done = list(self.done)
-        parts = self.parts + [p for d in done for p in d.parts]
-        chunks = sorted(self.chunks + [r for d in done for r in (d.ranges or [[d.start, d.stop]])])
+        parts = self.parts + [p for _, chunk_parts in done for p in chunk_parts]
+        chunks = merge_ranges(self.chunks + [r for ranges, _ in done for r in ranges])
         return {
             "format": FORMAT, "version": VERSION, "complete": complete,
             "games_done": sum(b - a for a, b in chunks), "chunks": chunks,
             "config": self.config,
             "frames": {name: {"rows": sum(p.rows for p in parts if p.frame == name),
                               "columns": COLUMNS[name]} for name in COLUMNS},
-            "parts": [p.__dict__ for p in sorted(parts, key=lambda p: p.file)],
+            "parts": [{"frame": p.frame, "file": p.file, "rows": p.rows, "sha256": p.sha256}
+                      for p in sorted(parts, key=lambda p: p.file)],
             **self.extra,
         }
 
