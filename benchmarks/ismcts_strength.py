@@ -58,6 +58,9 @@ def _kwargs(items: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in items:
         name, _, value = item.partition("=")
+        if "," in value:  # a list of names, e.g. opponents=greedy,merchant
+            out[name] = tuple(v for v in value.split(",") if v)
+            continue
         try:
             out[name] = int(value)
         except ValueError:

@@ -49,7 +49,8 @@ from typing import Any
 from musici.decisions import Answer, Decision, Kind
 from musici.engine import Game
 from musici.strategies._ismcts_candidates import candidates as make_candidates
-from musici.strategies._ismcts_tree import Node
+from musici.strategies._ismcts_halving import sequential_halving
+from musici.strategies._ismcts_tree import Node, Stats
 from musici.strategies.search import SearchBot, _named_strategy
 from musici.views import PlayerView
 
@@ -60,6 +61,7 @@ SEARCHED_KINDS: frozenset[str] = frozenset({
     Kind.CONCERT_CARD, Kind.CONCERT_ORCHESTRAS, Kind.DISCOVER, Kind.SALARIES, Kind.APPEASE,
 })
 OPPONENTS = ("impresario", "merchant", "collector")
+ROOTS = ("halving", "ucb")
 
 
 def _strategy(spec: Strategy | str) -> Strategy:
@@ -84,7 +86,7 @@ class ISMCTSBot:
                  horizon: int = 1, opponents: Sequence[Strategy | str] = OPPONENTS,
                  fallback: Strategy | str = "merchant", kinds: Iterable[str] = SEARCHED_KINDS,
                  max_candidates: int = 8, uct_c: float = 0.7,
-                 evaluator: SearchBot | None = None) -> None:
+                 evaluator: SearchBot | None = None, root: str = "halving") -> None:
         if iterations is None and seconds is None:
             raise ValueError("ISMCTSBot needs a budget: iterations=N or seconds=S (or both)")
         if iterations is not None and (type(iterations) is not int or iterations < 1):
@@ -93,6 +95,8 @@ class ISMCTSBot:
             raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
         if type(horizon) is not int or horizon < 1:
             raise ValueError(f"horizon must be a positive integer (months), got {horizon!r}")
+        if root not in ROOTS:
+            raise ValueError(f"root must be one of {ROOTS}, got {root!r}")
         if not opponents:
             raise ValueError("opponents must name at least one policy, e.g. ('merchant',)")
         self.iterations = iterations
@@ -103,6 +107,7 @@ class ISMCTSBot:
         self.kinds = frozenset(kinds)
         self.max_candidates = max_candidates
         self.uct_c = uct_c
+        self.root = root
         self.evaluator = evaluator if evaluator is not None else SearchBot()
         self.decisions = 0
         self.searched = 0
@@ -151,23 +156,20 @@ class ISMCTSBot:
             world.answer(policies[d.player](world.view(d.player), d))
         return None
 
-    def _iterate(self, view: PlayerView, root: Node, root_cands: list[Answer],
-                 rng: random.Random, values: list[float]) -> None:
-        seat = view.seat
-        policies = [self.opponents[rng.randrange(len(self.opponents))]
-                    for _ in range(view.n_players)]
+    def _policies(self, seat: int, n: int, rng: random.Random) -> list[Strategy]:
+        policies = [self.opponents[rng.randrange(len(self.opponents))] for _ in range(n)]
         policies[seat] = self.fallback
-        world = view.resample(random.Random(rng.getrandbits(64)), self._media_bid_model(policies))
-        stop = view.month + self.horizon
+        return policies
+
+    def _descend(self, world: Game, seat: int, policies: list[Strategy], node: Node,
+                 answer: Answer, expanded: bool, values: list[float]) -> float:
+        """Answer ``answer`` at ``node`` in ``world``, walk the tree below it (this seat's
+        later decisions of the horizon), roll out, score and back up; the value."""
+        stop = world.month + self.horizon
         scale = max(1.0, values[1] - values[0]) if values else 1.0
-        path: list[tuple[Node, Answer]] = []
-        node, cands = root, root_cands
-        while True:
-            answer, expanded = node.select(cands, self.uct_c, scale)
-            path.append((node, answer))
-            world.answer(answer)
-            if expanded:
-                break
+        path: list[tuple[Node, Answer]] = [(node, answer)]
+        world.answer(answer)
+        while not expanded:
             nxt = self._advance(world, seat, policies, stop)
             if nxt is None:
                 break
@@ -175,7 +177,10 @@ class ISMCTSBot:
             assert d is not None
             key: Hashable = (answer, d.kind, d.rule)
             self.nodes += key not in node.children
-            node, cands = node.child(key), nxt
+            node = node.child(key)
+            answer, expanded = node.select(nxt, self.uct_c, scale)
+            path.append((node, answer))
+            world.answer(answer)
         while (d := world.decision) is not None and world.month < stop:
             world.answer(policies[d.player](world.view(d.player), d))
         value = self.evaluator.value(world, seat)
@@ -186,6 +191,45 @@ class ISMCTSBot:
             values.extend((value, value))
         for n, a in path:
             n.update(a, value)
+        return value
+
+    def _world(self, view: PlayerView, rng: random.Random) -> tuple[Game, list[Strategy]]:
+        policies = self._policies(view.seat, view.n_players, rng)
+        world = view.resample(random.Random(rng.getrandbits(64)), self._media_bid_model(policies))
+        return world, policies
+
+    def _iterate(self, view: PlayerView, root: Node, root_cands: list[Answer],
+                 rng: random.Random, values: list[float]) -> None:
+        """One UCB iteration from the root (``root="ucb"``)."""
+        world, policies = self._world(view, rng)
+        scale = max(1.0, values[1] - values[0]) if values else 1.0
+        answer, expanded = root.select(root_cands, self.uct_c, scale)
+        self._descend(world, view.seat, policies, root, answer, expanded, values)
+
+    def _halving(self, view: PlayerView, cands: list[Answer], rng: random.Random,
+                 deadline: float | None) -> tuple[Answer, int]:
+        """Sequential Halving at the root (``root="halving"``): each world is drawn once and
+        every surviving candidate is played in a copy of it (common random numbers); below
+        the root the tree grows as in ISMCTS."""
+        root = Node()
+        values: list[float] = []
+        for a in cands:
+            root.stats[a] = Stats(available=1)
+
+        def evaluate(alive: Sequence[int]) -> list[float]:
+            world, policies = self._world(view, random.Random(rng.getrandbits(64)))
+            out = []
+            for i in alive:
+                root.stats[cands[i]].available += 1
+                out.append(self._descend(world.clone(keep_log=False), view.seat, policies,
+                                         root, cands[i], False, values))
+            return out
+
+        def out_of_time() -> bool:
+            return deadline is not None and time.perf_counter() >= deadline
+
+        best, used = sequential_halving(len(cands), self.iterations, evaluate, out_of_time)
+        return cands[best], used
 
     # ------------------------------------------------------------------ the strategy
     def __call__(self, view: PlayerView, decision: Decision) -> Answer:
@@ -199,9 +243,13 @@ class ISMCTSBot:
             return default
         self.searched += 1
         rng = random.Random(view.rng.getrandbits(64))
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        if self.root == "halving":
+            answer, done = self._halving(view, cands, rng, deadline)
+            self.iterations_run += done
+            return answer
         root = Node()
         values: list[float] = []
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while self.iterations is None or done < self.iterations:
             # A time budget still tries every candidate once.
@@ -218,4 +266,4 @@ def make_ismcts_bot(**kwargs: Any) -> ISMCTSBot:
     return ISMCTSBot(**kwargs)
 
 
-__all__ = ["OPPONENTS", "SEARCHED_KINDS", "ISMCTSBot", "make_ismcts_bot"]
+__all__ = ["OPPONENTS", "ROOTS", "SEARCHED_KINDS", "ISMCTSBot", "make_ismcts_bot"]
