@@ -147,6 +147,7 @@ def test_budget_and_arguments_are_checked() -> None:
         ISMCTSBot(iterations=0)
     with pytest.raises(ValueError, match="horizon"):
         ISMCTSBot(horizon=0)
+    assert ISMCTSBot(opponents="greedy").opponents == [greedy_strategy]  # a name, not letters
     bot = ISMCTSBot(iterations=None, seconds=0.001)
     game = Game(4, seed=3)
     _until(game, 0, "action", [greedy_strategy] * 4)

@@ -3,40 +3,40 @@
 :class:`~musici.views.PlayerView` (DESIGN principle 2).
 
 For each *searched* decision (the kinds of :data:`SEARCHED_KINDS`, with at least two
-candidate answers; everything else is answered by the ``fallback`` heuristic), every
-iteration:
+candidate answers; everything else is answered by the ``fallback`` heuristic):
 
 1. **Determinize**: draw a world with ``view.resample`` (the engine's seam, OpenSpiel's
    ``resample_from_infostate``): other hands, deck orders and future chance re-drawn. Each
    other seat gets a policy drawn from ``opponents`` (by default the impresario, merchant
-   and collector heuristics, one at random per seat and iteration: a thinking player, not a
+   and collector heuristics, one at random per seat and world: a thinking player, not a
    greedy one); sealed media bids already made are re-drawn with those policies (P2.1).
-2. **Select and expand**: walk the tree of this seat's information sets (a node is the
-   seat's own history of decisions and answers since the root). At a node, the candidate
-   answers legal in this world (:mod:`musici.strategies._ismcts_candidates`) are marked
+2. **Choose at the root** (``root="halving"``, the default): Sequential Halving
+   (:mod:`musici.strategies._ismcts_halving`). Every surviving root candidate is played in
+   a copy of the same world (common random numbers, as ``search`` does); each round keeps
+   the better half and gives the survivors more worlds, so the budget goes to telling the
+   best answers apart. ``root="ucb"``: each iteration draws its own world and picks the
+   root answer by UCB like the nodes below (the answer is then the most visited).
+3. **Below the root**, walk the tree of this seat's information sets (a node is the seat's
+   own history of decisions and answers since the root). At a node, the candidate answers
+   legal in this world (:mod:`musici.strategies._ismcts_candidates`) are marked
    *available*; an untried one is expanded, else the highest UCB over availability counts
    is taken. Between two of the seat's decisions the other seats play their policies.
-3. **Roll out** to the horizon (the end of this month, ``horizon`` months) with the
-   opponents' policies and ``fallback`` for this seat, and **score** the world from this
-   seat: :meth:`SearchBot.value <musici.strategies.search.SearchBot.value>` (fame, END
-   awards as if the game ended now, markers, money and cards in hand for the months left,
-   minus the best rival's; a finished game: 20 x win share + fame margin).
-4. **Back up** the value along the path.
+4. **Roll out** to the horizon (the end of this month, ``horizon`` months) with the
+   opponents' policies and ``fallback`` for this seat, **score** the world from this seat
+   (:meth:`SearchBot.value <musici.strategies.search.SearchBot.value>`: fame, END awards as
+   if the game ended now, markers, money and cards in hand for the months left, minus the
+   best rival's; a finished game: 20 x win share + fame margin) and back it up the path.
 
-The answer is the root's most visited candidate. The budget is ``iterations`` per searched
-decision and/or ``seconds`` (whichever ends first). With an iteration budget the bot is
-deterministic: one 64-bit seed per searched decision from ``view.rng`` (the seat's own
-generator, seeded from the game's seed) and every world, policy draw and rollout derived
-from it. A time budget makes the number of iterations, so the answer, depend on the machine.
-It never reads the real game behind the view and never changes it.
+The budget is ``iterations`` (rollouts) per searched decision and/or ``seconds`` (whichever
+ends first; halving on time alone runs rounds of 1, 2, 4, ... worlds). With an iteration
+budget the bot is deterministic: one 64-bit seed per searched decision from ``view.rng``
+(the seat's own generator, seeded from the game's seed) and every world, policy draw and
+rollout derived from it. A time budget makes the answer depend on the machine. It never
+reads the real game behind the view and never changes it.
 
-Cost and strength (12 months, 4 players): an iteration costs about 3.5 ms of one core, so
-the default 16 iterations take about 51 ms of CPU per searched decision (about 100 of ~135
-decisions a game are searched). Seat rotated against an impresario, a merchant and a
-collector it wins 70.0 % of 200 games (Wilson 95 % 63.3-75.9 %); two ismcts seats
-against two ``search`` seats with 10 worlds (about equal CPU) win 43.6 % of 101 games
-(34.3-53.3 %): not better than ``search`` yet (``benchmarks/ismcts_strength.py``,
-docs/strategies.md).
+Cost and strength (12 months, 4 players): measured in docs/strategies.md with
+``benchmarks/ismcts_strength.py`` (about 2.8 ms of one core per rollout with the heuristic
+opponents, 1.8 ms with greedy ones; the bot searches about 100 of ~125 decisions a game).
 """
 
 from __future__ import annotations
@@ -73,17 +73,19 @@ class ISMCTSBot:
 
     ``iterations`` / ``seconds``: budget per searched decision (None: no limit of that kind;
     at least one must be set); ``horizon``: rollout length in months (1 = to the end of this
-    month); ``opponents``: policies the other seats are drawn from, per seat and iteration;
-    ``fallback``: answers the decisions not searched, leads the candidates and plays this
-    seat in rollouts; ``kinds``: decision kinds searched; ``max_candidates``: answers
-    compared per decision; ``uct_c``: exploration, in units of the spread of values seen in
-    this search; ``evaluator``: scores a world for a seat (a
-    :class:`~musici.strategies.search.SearchBot`, whose value weights apply). ``decisions``,
-    ``searched``, ``iterations_run`` and ``nodes`` count the work done (the only state kept).
+    month); ``opponents``: policies the other seats are drawn from, per seat and world (a
+    name or a sequence); ``fallback``: answers the decisions not searched, leads the
+    candidates and plays this seat in rollouts; ``kinds``: decision kinds searched;
+    ``max_candidates``: answers compared per decision; ``uct_c``: exploration below the root
+    (at the root too with ``root="ucb"``), in units of the spread of values seen in this
+    search; ``root``: ``"halving"`` (Sequential Halving on common worlds) or ``"ucb"``;
+    ``evaluator``: scores a world for a seat (a :class:`~musici.strategies.search.SearchBot`,
+    whose value weights apply). ``decisions``, ``searched``, ``iterations_run`` and
+    ``nodes`` count the work done (the only state kept).
     """
 
     def __init__(self, iterations: int | None = 16, seconds: float | None = None,
-                 horizon: int = 1, opponents: Sequence[Strategy | str] = OPPONENTS,
+                 horizon: int = 1, opponents: Sequence[Strategy | str] | str = OPPONENTS,
                  fallback: Strategy | str = "merchant", kinds: Iterable[str] = SEARCHED_KINDS,
                  max_candidates: int = 8, uct_c: float = 0.7,
                  evaluator: SearchBot | None = None, root: str = "halving") -> None:
@@ -102,6 +104,8 @@ class ISMCTSBot:
         self.iterations = iterations
         self.seconds = seconds
         self.horizon = horizon
+        if isinstance(opponents, str):  # one name, not a sequence of letters
+            opponents = (opponents,)
         self.opponents: list[Strategy] = [_strategy(o) for o in opponents]
         self.fallback: Strategy = _strategy(fallback)
         self.kinds = frozenset(kinds)
