@@ -17,8 +17,11 @@ it is the bot's own core time, not inflated by other load on a shared machine) a
 seconds.
 
     PYTHONPATH=. python3 benchmarks/ismcts_strength.py --match heuristic --games 40 --seed 1
-    PYTHONPATH=. python3 benchmarks/ismcts_strength.py --match search --games 40 --seed 1 \\
-        --iterations 24 --search-worlds 24
+    PYTHONPATH=. python3 benchmarks/ismcts_strength.py --match search --games 200 --seed 1001 \\
+        --iterations 24 --search-worlds 6 --param opponents=greedy,
+
+``--param NAME=VALUE`` passes another ISMCTSBot keyword (``root=ucb``); a value with a comma
+is a list of names (``opponents=greedy,`` or ``opponents=greedy,merchant``).
 """
 
 from __future__ import annotations
@@ -58,6 +61,9 @@ def _kwargs(items: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in items:
         name, _, value = item.partition("=")
+        if "," in value:  # a list of names, e.g. opponents=greedy,merchant
+            out[name] = tuple(v for v in value.split(",") if v)
+            continue
         try:
             out[name] = int(value)
         except ValueError:

@@ -24,8 +24,9 @@ from musici.strategies._ismcts_candidates import (
     lineup_candidates,
     salary_candidates,
 )
+from musici.strategies._ismcts_halving import sequential_halving
 from musici.strategies._ismcts_tree import Node
-from musici.strategies.ismcts import ISMCTSBot, make_ismcts_bot
+from musici.strategies.ismcts import ROOTS, ISMCTSBot, make_ismcts_bot
 from musici.strategies.merchant import merchant_strategy
 
 SHORT = RuleSet.from_options({"RULING-MONTHS": 3})
@@ -67,7 +68,8 @@ def test_answers_are_legal_and_games_finish() -> None:
         assert game.finished
         for bot in (bots[0], bots[3]):
             assert bot.searched > 0
-            assert bot.iterations_run == 4 * bot.searched
+            # Sequential halving spends at most the budget, and at least one world for two.
+            assert 2 * bot.searched <= bot.iterations_run <= 4 * bot.searched
             assert bot.nodes > 0  # the tree grew below the root
 
 
@@ -145,6 +147,7 @@ def test_budget_and_arguments_are_checked() -> None:
         ISMCTSBot(iterations=0)
     with pytest.raises(ValueError, match="horizon"):
         ISMCTSBot(horizon=0)
+    assert ISMCTSBot(opponents="greedy").opponents == [greedy_strategy]  # a name, not letters
     bot = ISMCTSBot(iterations=None, seconds=0.001)
     game = Game(4, seed=3)
     _until(game, 0, "action", [greedy_strategy] * 4)
@@ -249,3 +252,65 @@ def test_node_tries_every_answer_then_uses_availability() -> None:
     assert (a, expanded) == ("b", False)
     node.update("b", 1.0)
     assert node.best(["a", "b", "c", "d"]) == "b"
+
+
+# ---------------------------------------------------------------------------- sequential halving
+def _noisy(means: list[float], seed: int, calls: list[list[int]]) -> Any:
+    """A fake evaluator: one shared noise draw per world (common random numbers) plus a
+    small own noise per answer; records which answers each world evaluated."""
+    rng = random.Random(seed)
+
+    def evaluate(alive: Any) -> list[float]:
+        calls.append(list(alive))
+        world = rng.gauss(0.0, 5.0)
+        return [means[i] + world + rng.gauss(0.0, 0.5) for i in alive]
+    return evaluate
+
+
+def test_halving_keeps_the_best_answer_within_budget() -> None:
+    means = [0.0, 0.3, -1.0, 1.0, 0.5, -0.5, 0.2, 0.1]  # answer 3 is best
+    for seed in range(5):
+        calls: list[list[int]] = []
+        best, used = sequential_halving(8, 48, _noisy(means, seed, calls))
+        assert best == 3
+        assert used == sum(len(c) for c in calls) <= 48
+        sizes = [len(c) for c in calls]
+        assert sizes[0] == 8 and sizes[-1] == 2 and sorted(set(sizes)) == [2, 4, 8]
+        assert sizes == sorted(sizes, reverse=True)  # survivors only shrink
+
+
+def test_halving_edge_cases() -> None:
+    calls: list[list[int]] = []
+    assert sequential_halving(8, 5, _noisy([0.0] * 8, 1, calls)) == (0, 0)  # too small a budget
+    assert calls == []
+    assert sequential_halving(1, 10, _noisy([0.0], 1, calls)) == (0, 0)
+    with pytest.raises(ValueError, match="at least one answer"):
+        sequential_halving(0, 10, _noisy([], 1, calls))
+    # Equal values: the earlier answer (the heuristics' lead) wins.
+    assert sequential_halving(4, 16, lambda alive: [1.0] * len(alive))[0] == 0
+
+
+def test_halving_on_a_time_budget_stops_and_picks_among_the_survivors() -> None:
+    means = [0.0, 2.0, 1.0, 0.5, -1.0]
+    calls: list[list[int]] = []
+    ticks = iter(range(100))
+    best, used = sequential_halving(5, None, _noisy(means, 2, calls),
+                                    out_of_time=lambda: next(ticks) >= 4)
+    # Rounds of 1, 2, 4 worlds for 5, 3, 2 survivors; the deadline cut the third round.
+    assert [len(c) for c in calls] == [5, 3, 3, 2, 2] and used == 15
+    assert best == 1
+    # Without a deadline, rounds of 1, 2, 4, ... worlds run until one answer is left.
+    calls.clear()
+    assert sequential_halving(4, None, _noisy([0.0, 2.0, 1.0, 3.0], 3, calls))[0] == 3
+    assert [len(c) for c in calls] == [4, 2, 2]
+
+
+def test_root_modes_are_deterministic_and_checked() -> None:
+    with pytest.raises(ValueError, match="root must be one of"):
+        ISMCTSBot(root="best")
+    game = Game(4, seed=3)
+    _until(game, 1, "action", [greedy_strategy] * 4)
+    for root in ROOTS:
+        copies = [game.clone() for _ in range(2)]  # each call draws from the seat's generator
+        answers = [ISMCTSBot(iterations=12, root=root)(g.view(1), g.decision) for g in copies]
+        assert answers[0] == answers[1] and game.is_legal(answers[0])
