@@ -23,7 +23,7 @@ import networkx as nx
 
 from musici.composers import ERAS, GROUPS, Composer, lineage_graph, lineage_pairs
 from musici.decisions import brief
-from musici.economy import HIRE_PRICE, MONEY_UNIT, SALARY
+from musici.economy import HALLS, HIRE_PRICE, MONEY_UNIT, SALARY
 
 FORMAT = "musici-cards"
 FORMAT_VERSION = 1
@@ -148,6 +148,9 @@ class CardSet:
     specials: Mapping[str, SpecialCard]
     fingerprint: str
     source: str = "<memory>"
+    # P3.HALL rents in G: the rules' by default; a card file may set others (a designer's
+    # what-if, e.g. the tuner's "opera:rent=+50"). Capacities stay the rules'.
+    hall_rents: Mapping[str, int] = field(default_factory=lambda: _default_rents())
     _pairs: dict[bool, frozenset[tuple[str, str]]] = field(default_factory=dict, repr=False)
     _document: str = field(default="", repr=False, compare=False)  # canonical JSON, for pickling
 
@@ -415,11 +418,37 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
     return CardSet(
         name, MappingProxyType(composers), MappingProxyType(music),
         MappingProxyType(orchestras), MappingProxyType(specials), fingerprint, source,
-        _document=canonical,
+        hall_rents=_hall_rents(source, data), _document=canonical,
     )
 
 
 _REBUILT: dict[str, CardSet] = {}
+
+
+def _default_rents() -> Mapping[str, int]:
+    return MappingProxyType({hall: rent for hall, (rent, _capacity) in HALLS.items()})
+
+
+def _hall_rents(source: str, data: dict[str, Any]) -> Mapping[str, int]:
+    """The optional ``hall_rents`` object: hall name -> rent in G, for the halls it names."""
+    given = data.get("hall_rents")
+    if given is None:
+        return _default_rents()
+    if not isinstance(given, dict):
+        raise _fail(source, "hall_rents", f"expected an object of hall name to rent in G, "
+                                          f"got {_show(given)}")
+    rents = dict(_default_rents())
+    for hall, rent in given.items():
+        where = f"hall_rents {_show(hall)}"
+        if hall not in HALLS:
+            raise _fail(source, where, f"unknown hall; the halls are {', '.join(HALLS)}")
+        # A multiple of twice the money unit, so the half rent of P4.3 is still a whole
+        # amount (COMP.8).
+        if type(rent) is not int or not 0 <= rent <= 10_000 or rent % (2 * MONEY_UNIT):
+            raise _fail(source, where, f"rent must be a whole number of G from 0 to 10000 and "
+                                       f"a multiple of {2 * MONEY_UNIT}, got {_show(rent)}")
+        rents[hall] = rent
+    return MappingProxyType(rents)
 
 
 def _rebuild_cardset(document: str, source: str, fingerprint: str) -> CardSet:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from musici import economy as E
 from musici.cards import CardSetError, load_cardset, standard_cardset, standard_cardset_data
+from musici.sim import tuning
 from musici.sim.frames import COLUMNS
 from musici.sim.simulate import SimulationResult
 from musici.sim.tuning import (
@@ -128,3 +130,52 @@ def test_musici_tune_sensitivity_and_effects(capsys) -> None:
     assert "holder fame effect" in capsys.readouterr().out
     assert main(["tune", "--sensitivity", "S01:rent=50"]) == 2
     assert "CARD:FIELD=DELTA" in capsys.readouterr().err
+
+
+def test_a_hall_rent_change_is_charged_by_the_engine_and_seen_by_the_bots() -> None:
+    """A designer's 'this hall's rent +50 G' (P3.HALL): card file, engine, planner agree."""
+    from musici import Game
+    from musici.engine.p5_settlement import pay_venue
+    from musici.strategies._plans import Planner
+    from musici.strategies.random_strategy import random_strategy
+
+    cards = tuning.apply_changes(tuning.card_document(None), [tuning.parse_change("opera:rent=+50")])
+    assert cards.hall_rents["opera"] == E.HALLS["opera"][0] + 50
+    assert cards.hall_rents["dome"] == E.HALLS["dome"][0]
+    for held in (True, False):  # P4.3: half the (new) rent without a concert
+        game = Game(4, seed=3, cards=cards)
+        game.play([random_strategy] * 4, until="phase")
+        p = game.players[1]
+        p.venue, p.money = "opera", 1000
+        forecast = Planner._venue_cost(game.view(1), "opera", held)
+        before = p.money
+        pay_venue(game, p, held)
+        paid = before - p.money
+        assert paid == forecast.money == (450 if held else 225)
+
+
+def test_sensitivity_of_a_hall_rent_runs_on_common_seeds() -> None:
+    run = tuning.sensitivity(["merchant", "impresario", "collector"],
+                             [tuning.parse_change("opera:rent=+200")], games=6, seed=1, jobs=1,
+                             progress=False)
+    again = tuning.sensitivity(["merchant", "impresario", "collector"],
+                               [tuning.parse_change("opera:rent=+200")], games=6, seed=1, jobs=1,
+                               progress=False)
+    assert run.to_text() == again.to_text()
+    assert run.comparison.variant.config["cards_fingerprint"] != run.comparison.base.config[
+        "cards_fingerprint"]
+
+
+@pytest.mark.parametrize(("rents", "words"), [
+    ({"ballroom": 100}, "unknown hall"),
+    ({"opera": 455}, "a multiple of 10"),
+    ({"opera": -10}, "from 0 to 10000"),
+    ([400], "expected an object"),
+])
+def test_bad_hall_rents_in_a_card_file_are_refused(rents, words) -> None:
+    from musici.cards import cardset_from_data
+
+    data = standard_cardset_data()
+    data["hall_rents"] = rents
+    with pytest.raises(CardSetError, match=words):
+        cardset_from_data(data)

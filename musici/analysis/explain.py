@@ -386,7 +386,7 @@ def _pay_lines(event: Event, cards: CardSet) -> list[Line]:
         lines.append(Line(f"{head}: one month's salary to remove a dissent marker ({reason})",
                           rule))
     elif rule in ("P5.2", "P4.3") and not reason.startswith("salaries"):
-        full = E.HALLS[reason][0] if reason in E.HALLS else E.TOURS[reason][0] \
+        full = cards.hall_rents[reason] if reason in cards.hall_rents else E.TOURS[reason][0] \
             if reason in E.TOURS else None
         lines.append(Line(f"{head}: the {_area(reason)}" + (f" (costs {full} G)" if full else ""),
                           "P5.2"))

@@ -58,7 +58,8 @@ def pay_venue(g: Game, p: PlayerState, held: bool) -> None:
     assert venue is not None
     opts = g.rules.options
     cost = E.venue_cost(
-        venue, held_concert=held, rules=g.rules, chapel_free=g.chapel_free == p.seat, tour_guide=p.tour_guide
+        venue, held_concert=held, rules=g.rules, chapel_free=g.chapel_free == p.seat,
+        tour_guide=p.tour_guide, hall_rents=g.cards.hall_rents,
     )
     if cost.free:  # P3.HALL.1, SPECIAL.S3
         data: dict = {"area": venue}

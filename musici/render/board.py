@@ -167,7 +167,7 @@ def _area(svg: ET.Element, area: str, x: float, y: float, view: PlayerView,
        stroke_width=1)
     lines: list[str]
     if is_hall:
-        rent, capacity = HALLS[area]
+        rent, capacity = view.cards.hall_rents[area], HALLS[area][1]
         name = HALL_NAMES.get(area, area)
         lines = [f"rent {rent} G", f"holds {capacity * 10} musicians"]
         if area == "chapel":

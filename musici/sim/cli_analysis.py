@@ -53,7 +53,8 @@ def add_commands(sub: Any) -> None:
                       help="only print every card's, special card's and venue's effect")
     tune.add_argument("--sensitivity", action="append", default=[], metavar="CARD:FIELD=DELTA",
                       help="only run this change against the base on common random numbers, "
-                           "e.g. S07:fame=-1 or D03:income=+50 (repeatable: applied together)")
+                           "e.g. S07:fame=-1, D03:income=+50 or a hall's opera:rent=+50 "
+                           "(repeatable: applied together)")
     tune.add_argument("--out", default=None,
                       help="directory for the tuned card file and the report (default: print)")
     _common(tune)

@@ -7,11 +7,11 @@ does, and a small tuner that proposes card-value changes to meet a stated target
   and win are first taken relative to the mean of its own strategy in the batch (so a
   card is not credited for being liked by a strong bot), then holders are compared with
   non-holders (Welch's normal interval). Strong hands still make some cards look good.
-- :func:`sensitivity`: a change of card values (``S07:fame=-1``, ``D03:income=+50``)
-  against the unchanged set on common random numbers, through :func:`musici.sim.compare`.
-  Hall rents and tour costs are rules of the engine (``musici.state.HALLS``), not part of
-  the card set, and special cards carry no numbers in the card file: neither can be varied
-  here yet.
+- :func:`sensitivity`: a change of card values (``S07:fame=-1``, ``D03:income=+50``) or of
+  a hall's rent (``opera:rent=+50``, the card file's ``hall_rents``) against the unchanged
+  set on common random numbers, through :func:`musici.sim.compare`. Tour costs stay rules
+  of the engine (``economy.TOURS``), and special cards carry no numbers in the card file:
+  neither can be varied here.
 - :func:`tune`: rounds of "measure, propose, keep the best change", then a verification
   with :func:`compare` on *fresh* seeds (the search's own seeds would flatter it), a new
   card file and a before/after report.
@@ -31,13 +31,14 @@ from typing import Any
 import pandas as pd
 
 from musici.cards import CardSet, cardset_from_data, parse_json, standard_cardset_data
+from musici.economy import HALLS
 from musici.rules import RuleSet
 from musici.sim.compare import Comparison, Setup, compare
 from musici.sim.simulate import SimulationError, SimulationResult, simulate
 from musici.sim.stats import mean_interval
 from musici.strategies.registry import StrategySpec, strategy_label
 
-FIELDS = ("fame", "income")
+FIELDS = ("fame", "income", "rent")  # rent: of a hall (P3.HALL), the others of a card
 MIN_PLAYS = 30  # as the balance report: fewer plays are too little evidence for a card
 SD_WEIGHT = 0.01  # tuner objective: one sd of card excess weighs as one point of win share
 
@@ -63,9 +64,10 @@ def parse_change(text: str) -> Change:
         delta = int(value)
     except ValueError:
         delta = None
-    if not sep or not eq or not card.strip() or name.strip() not in FIELDS or delta is None:
-        raise ValueError(f"a change reads CARD:FIELD=DELTA with FIELD fame or income, "
-                         f"e.g. S07:fame=-1; got {text!r}")
+    field_ok = name.strip() in FIELDS and (name.strip() == "rent") == (card.strip() in HALLS)
+    if not sep or not eq or not card.strip() or not field_ok or delta is None:
+        raise ValueError(f"a change reads CARD:FIELD=DELTA with FIELD fame or income, or "
+                         f"HALL:rent=DELTA, e.g. S07:fame=-1 or opera:rent=+50; got {text!r}")
     return Change(card.strip(), name.strip(), delta)
 
 
@@ -84,6 +86,12 @@ def apply_changes(document: Mapping[str, Any], changes: Sequence[Change], *,
     data = json.loads(json.dumps(document))
     cards = {c["id"]: c for section in ("scores", "discoveries") for c in data[section]}
     for change in changes:
+        if change.field == "rent":
+            rents = data.setdefault("hall_rents", {})
+            if change.card not in HALLS:
+                raise ValueError(f"no hall {change.card!r}; the halls are {', '.join(HALLS)}")
+            rents[change.card] = rents.get(change.card, HALLS[change.card][0]) + change.delta
+            continue
         if change.card not in cards:
             raise ValueError(f"no score or discovery card {change.card!r} in the card set")
         card = cards[change.card]

@@ -206,7 +206,7 @@ class Planner:
         a tour once this seat played the Tour guide, SPECIAL.S3)."""
         return E.venue_cost(area, held_concert=held, rules=view.rules,
                             chapel_free=view.chapel_free == view.seat,
-                            tour_guide=view.me.tour_guide)
+                            tour_guide=view.me.tour_guide, hall_rents=view.cards.hall_rents)
 
     def options(self, view: PlayerView, areas: Sequence[str], actions_left: int,
                 media: bool, hand: Sequence[str] | None = None) -> list[Option]:
