@@ -472,3 +472,15 @@ def test_rules_page_shows_cards_and_the_board() -> None:
     filled = hook.fill((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))
     assert "<!-- pictures:" not in filled
     assert filled.count('class="musici-board"') == 1 and filled.count("musici-card") >= 10
+
+
+def test_board_shows_the_card_sets_hall_rents() -> None:
+    """A card file's hall_rents (a designer's what-if) is what the board prints."""
+    from musici.cards import cardset_from_data, standard_cardset_data
+
+    data = standard_cardset_data()
+    data["hall_rents"] = {"opera": 460}
+    svg = parse(board_svg(Game(4, seed=1, cards=cardset_from_data(data))))
+    areas = {a.get("data-area"): text_of(a) for a in by_class(svg, "area")}
+    assert "rent 460 G" in areas["opera"]
+    assert f"rent {HALLS['dome'][0]} G" in areas["dome"]
