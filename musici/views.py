@@ -99,7 +99,7 @@ class PlayerView:
     @property
     def rng(self) -> random.Random:
         """This seat's own generator, seeded from the game's seed (for randomised bots)."""
-        return self._game.seat_rng(self.seat)
+        return self._game.seat_rng(self._seat)
 
     @property
     def hand(self) -> tuple[str, ...]:

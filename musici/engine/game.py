@@ -152,6 +152,10 @@ class Game:
                     f"must return its answer (seed {self.seed}, step {self.step})"
                 )
             raise GameError("the game is finished; there is no decision to answer")
+        self._apply(decision, answer)
+
+    def _apply(self, decision: Decision, answer: Answer) -> None:
+        # answer() after its checks; ask() comes here directly (it made the same checks).
         try:
             value = decision.normalize(answer)
         except IllegalAnswer as exc:
@@ -160,7 +164,7 @@ class Game:
                 f"({decision.rule}, month {self.month} {self.phase}, step {self.step}): {exc}; "
                 f"legal: {decision.describe_legal()}"
             ) from None
-        handler, ctx = self._pending
+        handler, ctx = self._pending  # type: ignore[misc]  # set together with self.decision
         self.decision = None
         self._pending = None
         self.answers.append(value)
@@ -221,7 +225,7 @@ class Game:
         finally:
             self._asking = None
         try:
-            self.answer(answer)
+            self._apply(decision, answer)
         except IllegalAnswer as exc:
             raise StrategyError(f"{exc} (seed {self.seed}, step {step})") from None
         return answer

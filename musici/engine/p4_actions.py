@@ -153,7 +153,7 @@ def iter_hire_targets(g: Game, p: PlayerState) -> Iterator[str]:
     for other in g.players:
         if other is not p:
             for o, m in other.markers.items():  # P4.HIRE.2: only with a marker
-                if money >= poach_price_of(g, o, m):
+                if money >= E.poach_price(orchestras[o].price, m):  # P4.HIRE.2
                     yield o
 
 
