@@ -211,10 +211,11 @@ class Sensitivity:
 
     def to_text(self) -> str:
         with pd.option_context("display.width", 160, "display.float_format", "{:.3f}".format):
-            return (f"sensitivity of {', '.join(map(str, self.changes))}: "
+            text = (f"sensitivity of {', '.join(map(str, self.changes))}: "
                     f"{len(self.comparison.base.games)} paired games\n"
-                    f"{self.comparison.effects.to_string(index=False)}\n\n"
-                    f"{self.cards().to_string(index=False)}")
+                    f"{self.comparison.effects.to_string(index=False)}")
+            cards = self.cards()  # none when only hall rents changed
+            return text if cards.empty else f"{text}\n\n{cards.to_string(index=False)}"
 
 
 def sensitivity(players: Sequence[StrategySpec] | str, changes: Sequence[Change], games: int = 500,
