@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from musici import Game, RuleSet, scoring
-from musici.cards import CardSet, cardset_from_data, standard_cardset, standard_cardset_data
+from musici.cards import CardSet, standard_cardset
 from musici.decisions import Decision
 from musici.rules import RULE_OPTIONS
 from musici.strategies._plans import ConcertForecast, Planner
@@ -33,6 +33,7 @@ from musici.strategies.merchant import Merchant
 from musici.strategies.random_strategy import random_strategy
 from musici.strategies.search import _award_shares
 from musici.views import PlayerView
+from tests.card_variants import corner_swapped_cards
 
 # The rulings that a concert's outcome reads (scoring.concert_outcome and what it calls);
 # test_concert_rulings_are_the_ones_scoring_reads keeps the list honest.
@@ -54,17 +55,6 @@ BOTS: dict[str, Callable[[], tuple[Bot, Forecaster]]] = {
     "merchant": lambda: _planner(Merchant()),
     "collector": lambda: _planner(Collector()),
 }
-
-
-def corner_swapped_cards() -> CardSet:
-    """The bundled set with every music card's authentic and modern corners swapped."""
-    data = standard_cardset_data()
-    for records in data.values():
-        if isinstance(records, list):
-            for r in records:
-                if isinstance(r, dict) and "authentic" in r and "modern" in r:
-                    r["authentic"], r["modern"] = r["modern"], r["authentic"]
-    return cardset_from_data(data, "<corner-swapped>")
 
 
 CARD_SETS: dict[str, Callable[[], CardSet]] = {

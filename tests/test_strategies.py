@@ -4,6 +4,7 @@ import pytest
 
 from musici import Game
 from musici.strategies import available_strategies, greedy_strategy, make_strategy, random_strategy
+from tests.card_variants import corner_swapped_cards
 
 
 def test_registry_knows_its_strategies_and_rejects_unknown_names():
@@ -37,19 +38,6 @@ def test_random_strategy_is_reproducible_from_the_seed():
 # lineup cache keyed by card id, so a set whose cards share the bundled ids got answers
 # computed for the bundled cards).
 INPUT_SEEDS = (5, 6)
-
-
-def corner_swapped_cards():
-    """The bundled card set with each music card's authentic and modern corners swapped."""
-    from musici.cards import cardset_from_data, standard_cardset_data
-
-    data = standard_cardset_data()
-    for records in data.values():
-        if isinstance(records, list):
-            for r in records:
-                if isinstance(r, dict) and "authentic" in r and "modern" in r:
-                    r["authentic"], r["modern"] = r["modern"], r["authentic"]
-    return cardset_from_data(data, "<corner-swapped>")
 
 
 SLOW_BOTS = frozenset({"search", "ismcts"})
