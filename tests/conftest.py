@@ -7,7 +7,12 @@ orchestras, markers, venue), then answer the decision and read the events.
 
 from __future__ import annotations
 
+import os
+import random
+import signal
 import subprocess
+import sys
+import time
 from collections.abc import Callable
 
 import pytest
@@ -80,3 +85,16 @@ def small_disk(tmp_path):
         yield mount
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def kill_9_while_writing(code: str, target: str, rng: random.Random, low: float,
+                         high: float) -> None:
+    """Run ``python -c code target`` until it prints "ready", then SIGKILL it after a
+    random pause drawn from ``rng`` (seeded by the test, so a failure replays)."""
+    proc = subprocess.Popen([sys.executable, "-c", code, target], stdout=subprocess.PIPE,
+                            text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    time.sleep(rng.uniform(low, high))
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    proc.stdout.close()

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
 import random
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import kill_9_while_writing
 
 from musici.sim import SimulationResult, simulate
 from musici.sim.store import MANIFEST, ResultError, ResultWriter
@@ -134,12 +132,7 @@ def test_kill_9_during_result_writing_leaves_old_or_new(tmp_path: Path) -> None:
                 for g, s, e in ((3, 5, True), (2, 9, False))]
     rng = random.Random(3)
     for _ in range(3):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(out)], stdout=subprocess.PIPE,
-                                text=True)
-        assert proc.stdout.readline().strip() == "ready"
-        time.sleep(rng.uniform(0.1, 0.6))
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+        kill_9_while_writing(WRITER, str(out), rng, 0.1, 0.6)
         if not out.exists():  # killed before the first result was in place
             continue
         back = SimulationResult.read_parquet(out)

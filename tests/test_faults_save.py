@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
-import sys
 import textwrap
-import time
 
 import pytest
+from conftest import kill_9_while_writing
 
 from musici import Game
 from musici.atomic import TEMP_PREFIX, write_bytes
@@ -64,10 +60,5 @@ def test_kill_9_during_saves_leaves_a_whole_save(tmp_path):
     expected = {dumps(Game(seed=s).play([random_strategy] * 4)) for s in (1, 2)}
     rng = random.Random(13)
     for _ in range(4):
-        proc = subprocess.Popen([sys.executable, "-c", SAVER, str(path)], stdout=subprocess.PIPE,
-                                text=True)
-        assert proc.stdout.readline().strip() == "ready"
-        time.sleep(rng.uniform(0.05, 0.4))
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+        kill_9_while_writing(SAVER, str(path), rng, 0.05, 0.4)
         assert dumps(load(path)) in expected
