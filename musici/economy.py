@@ -141,16 +141,16 @@ class VenueCost(NamedTuple):
         return self.rule in ("P3.HALL.1", "SPECIAL.S3")
 
 
-def venue_cost(area: str, *, held_concert: bool, rules: RuleSet, chapel_free: bool = False,
-               tour_guide: bool = False, hall_rents: Mapping[str, int] | None = None
-               ) -> VenueCost:
+def venue_cost(area: str, *, held_concert: bool, rules: RuleSet, hall_rents: Mapping[str, int],
+               chapel_free: bool = False, tour_guide: bool = False) -> VenueCost:
     """P5.2: the cost of ``area`` for its player this month, under ``rules``.
 
     ``chapel_free``: this player gets the Chapel free (P3.HALL.1); ``tour_guide``: this
     player played the Tour guide (SPECIAL.S3); ``hall_rents``: the card set's rents
-    (``CardSet.hall_rents``; default the rules' :data:`HALLS`). Without a concert a hall's rent is halved
-    (P4.3); RULING-HALF-VENUE=all-venues halves a tour's cost too, and half a fame cost is
-    rounded by RULING-HALF-FAME.
+    (``CardSet.hall_rents``: the rules' :data:`HALLS` unless the card file sets others;
+    required, so no caller prices a hall at a rent the game does not charge). Without a
+    concert a hall's rent is halved (P4.3); RULING-HALF-VENUE=all-venues halves a tour's
+    cost too, and half a fame cost is rounded by RULING-HALF-FAME.
     """
     tour = TOURS.get(area)
     if tour is not None:
@@ -160,7 +160,7 @@ def venue_cost(area: str, *, held_concert: bool, rules: RuleSet, chapel_free: bo
     else:
         if area == FREE_HALL and chapel_free:
             return VenueCost(0, 0, "P3.HALL.1")
-        money, fame = (hall_rents[area] if hall_rents is not None else HALLS[area][0]), 0
+        money, fame = hall_rents[area], 0
     if held_concert or (tour is not None and rules.options["RULING-HALF-VENUE"] == "halls-only"):
         return VenueCost(money, fame, "P5.2")  # P4.3 RULING-HALF-VENUE: "half the hall rent"
     if fame:

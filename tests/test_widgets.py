@@ -597,7 +597,8 @@ def test_venue_options_say_cost_and_room_from_economy() -> None:
     words = stepper.controls.widget.children[2].children[1].value
     for area in d.options:
         if area in E.HALLS:
-            cost = E.venue_cost(area, held_concert=True, rules=stepper.game.rules)
+            cost = E.venue_cost(area, held_concert=True, rules=stepper.game.rules,
+                                hall_rents=stepper.game.cards.hall_rents)
             assert f"rent {cost.money} G, room for {E.HALLS[area][1] * 10} musicians" in words \
                 or "free for you" in words
         else:

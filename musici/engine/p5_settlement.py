@@ -64,7 +64,8 @@ def pay_venue(g: Game, p: PlayerState, held: bool) -> None:
     if cost.free:  # P3.HALL.1, SPECIAL.S3
         data: dict = {"area": venue}
         if cost.rule == "SPECIAL.S3":  # what the Tour guide saved
-            waived = E.venue_cost(venue, held_concert=held, rules=g.rules)
+            waived = E.venue_cost(venue, held_concert=held, rules=g.rules,
+                                  hall_rents=g.cards.hall_rents)
             data.update(card="S3", money=waived.money, fame=waived.fame)
         g._emit("venue_free", cost.rule, p.seat, data)
         return
