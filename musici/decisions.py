@@ -180,6 +180,9 @@ class Decision(_DecisionFields):
     def normalize(self, answer: Answer) -> Answer:
         """The canonical form of a legal ``answer``; raises :class:`IllegalAnswer` otherwise."""
         if self.space == "choice":
+            for option in self.options:
+                if option is answer:  # the option itself (random_answer, most bots): legal
+                    return option
             if isinstance(answer, list):
                 answer = tuple(answer)
             if not _plain(answer):
@@ -247,7 +250,8 @@ class Decision(_DecisionFields):
     def random_answer(self, rng: random.Random) -> Answer:
         """A legal answer drawn with ``rng`` (choices uniformly, subsets by random greedy)."""
         if self.space == "choice":
-            return self.options[rng.randrange(len(self.options))]
+            # choice() draws exactly as options[randrange(len(options))] did, with one call less
+            return rng.choice(self.options)
         if self.space == "amount":
             return self.lo + self.step * rng.randrange((self.hi - self.lo) // self.step + 1)
         candidates: Sequence[int] = range(len(self.items))

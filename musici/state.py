@@ -45,9 +45,24 @@ class PlayerState:
         self.banned_next = False
 
     def copy(self) -> PlayerState:
+        # Field by field, not a setattr loop over __slots__: search clones states by the
+        # hundred thousand, and this is twice as fast (tests/test_state.py checks every slot).
         new = PlayerState.__new__(PlayerState)
-        for name in PlayerState.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.seat = self.seat
+        new.money = self.money
+        new.fame = self.fame
+        new.specials_bought = self.specials_bought
+        new.venue = self.venue
+        new.concert = self.concert
+        new.actions = self.actions
+        new.special_used = self.special_used
+        new.tour_guide = self.tour_guide
+        new.advisor = self.advisor
+        new.rumour = self.rumour
+        new.critic_now = self.critic_now
+        new.critic_next = self.critic_next
+        new.banned_now = self.banned_now
+        new.banned_next = self.banned_next
         new.hand = self.hand[:]
         new.played = self.played[:]
         new.orchestras = self.orchestras[:]

@@ -182,6 +182,9 @@ class Game:
             raise GameError(f"until must be decision, phase, month or None, got {until!r}")
         start = (self.month, self.phase)
         steps = 0
+        # One view per seat for the whole call (a view reads the live game); kept local, as a
+        # view stored on the game would make each game a reference cycle left to the GC.
+        views = tuple(PlayerView(self, s) for s in range(self.n))
         while (decision := self.decision) is not None:
             if max_steps is not None and steps >= max_steps:
                 break
@@ -195,7 +198,8 @@ class Game:
                 )
             ):
                 break
-            self.ask(strategies[decision.player])
+            seat = decision.player
+            self._ask_strategy(strategies[seat], views[seat])
             steps += 1
         return self
 
@@ -204,18 +208,25 @@ class Game:
         decision = self.decision
         if decision is None:
             raise GameError("the game is finished; there is no decision to answer")
+        return self._ask_strategy(strategy, PlayerView(self, decision.player))
+
+    def _ask_strategy(self, strategy: Strategy, view: PlayerView) -> Answer:
+        # ask() with the pending decision's seat's view made (play() keeps one per seat).
+        decision = self.decision
+        assert decision is not None
         seat = decision.player
         step = len(self.answers)  # the repro text is built only on error
-        if self._asking == id(self):
+        me = id(self)
+        if self._asking == me:
             raise GameError(
                 f"game.ask() called from inside a strategy (seed {self.seed}, "
                 f"step {step}); a strategy must return its answer"
             )
         # While the strategy runs, this game refuses answer() and ask() (a strategy that holds
         # the game must not answer for itself); clones made meanwhile (search) carry another id.
-        self._asking = id(self)
+        self._asking = me
         try:
-            answer = strategy(PlayerView(self, seat), decision)
+            answer = strategy(view, decision)
         except Exception as exc:
             raise StrategyError(
                 f"strategy of seat {seat} raised {type(exc).__name__}: {brief(exc, 500, text=True)} while "
@@ -351,7 +362,10 @@ class Game:
         stack = self._stack
         while self.decision is None and stack:
             task = stack.pop()
-            task[0](self, *task[1:])
+            if len(task) == 2:  # most tasks carry one argument (a seat): no slice to build
+                task[0](self, task[1])
+            else:
+                task[0](self, *task[1:])
 
     def _push(self, *tasks: Task) -> None:
         """Schedule ``tasks`` to run in the given order (before anything already queued)."""

@@ -236,11 +236,15 @@ def iter_market_buys(g: Game, p: PlayerState) -> Iterator[str]:
                 yield c
 
 
+def sellers(g: Game, p: PlayerState) -> list[PlayerState]:
+    """The players ``p`` may make an offer to: anyone else with a card in hand (P4.BUY.2)."""
+    return [q for q in g.players if q is not p and q.hand]
+
+
 def iter_buy_targets(g: Game, p: PlayerState) -> Iterator[str]:
     yield from iter_market_buys(g, p)
-    for q in g.players:
-        if q is not p and q.hand:
-            yield player_option(q.seat)
+    for q in sellers(g, p):
+        yield player_option(q.seat)
 
 
 def market_buys(g: Game, p: PlayerState) -> list[str]:
@@ -252,7 +256,8 @@ def buy_targets(g: Game, p: PlayerState) -> list[str]:
 
 
 def can_buy(g: Game, p: PlayerState) -> bool:
-    return next(iter_buy_targets(g, p), None) is not None
+    # Sellers first: mid-game someone nearly always holds a card, and it is the cheaper test.
+    return bool(sellers(g, p)) or next(iter_market_buys(g, p), None) is not None
 
 
 def start_buy(g: Game, p: PlayerState) -> None:
@@ -405,7 +410,9 @@ def can_discover(g: Game, p: PlayerState) -> bool:
 
 
 def can_appease(g: Game, p: PlayerState) -> bool:
-    return any(p.money >= g.cards.orchestras[o].salary for o in p.markers)  # P4.APPEASE.1
+    if p.markers:  # most turns have none: skip building the generator
+        return any(p.money >= g.cards.orchestras[o].salary for o in p.markers)  # P4.APPEASE.1
+    return False
 
 
 def can_special(g: Game, p: PlayerState) -> bool:
