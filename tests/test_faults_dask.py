@@ -104,3 +104,60 @@ def test_the_driver_keeps_no_game_tasks_after_a_dask_batch(client, tmp_path: Pat
     assert report.played == 600
     gc.collect()
     assert sum(isinstance(o, GameTask) for o in gc.get_objects()) == 0
+
+
+def test_workers_that_do_not_answer_the_memory_cap_time_out_clearly(client, monkeypatch) -> None:
+    from musici.sim import dask_memory
+
+    monkeypatch.setattr(dask_memory, "ANSWER_TIMEOUT", 1e-6)  # no cluster answers that fast
+    with pytest.raises(TimeoutError, match=r"did not answer within 0 s .*memory limit of 50 MB"):
+        dask_memory.cap_workers(client, 50)
+    assert not any(client.run(lambda dask_worker: dask_memory.PLUGIN_NAME in dask_worker.plugins
+                              ).values())  # nothing registered
+
+
+def test_dask_workers_that_see_the_directory_write_their_own_parts(client, tmp_path: Path,
+                                                                  monkeypatch) -> None:
+    """On a LocalCluster the workers write the parts; the driver only counts (and the
+    marker that told them so is not left in the result)."""
+    import musici.sim.stream as stream
+
+    def driver_writes(*args, **kwargs):
+        raise AssertionError("the driver wrote a chunk the workers could have written")
+
+    monkeypatch.setattr(stream, "records_to_parts", driver_writes)  # the driver's copy only
+    report = simulate_to(tmp_path / "run", ["random"] * 3, 40, seed=5, scheduler=client,
+                         rules={"RULING-MONTHS": 1}, progress=False)
+    assert report.played == 40
+    assert not [p.name for p in (tmp_path / "run").iterdir() if p.name.startswith(".")]
+    monkeypatch.undo()
+    back = SimulationResult.read_parquet(tmp_path / "run")
+    local = simulate(["random"] * 3, 40, seed=5, rules={"RULING-MONTHS": 1}, jobs=1,
+                     progress=False)
+    for name in SimulationResult.frames:
+        mine, theirs = getattr(back, name), getattr(local, name)
+        assert (mine is None) == (theirs is None), name  # events: none asked for
+        if mine is not None:
+            pd.testing.assert_frame_equal(mine, theirs, obj=name)
+
+
+def test_a_dask_worker_elsewhere_sends_records_for_the_driver_to_write(tmp_path: Path) -> None:
+    from musici.cards import standard_cardset
+    from musici.rules import RuleSet
+    from musici.sim.limits import NO_LIMITS
+    from musici.sim.records import GameRecord
+    from musici.sim.simulate import iter_tasks
+    from musici.sim.store import ChunkDone
+    from musici.sim.stream import _WriteWhereSeen
+
+    tasks = list(iter_tasks(["random"] * 3, 4, 0, rotate=True, rules=RuleSet(),
+                            cards=standard_cardset(), events=False))
+    marker = tmp_path / ".workers-write-test"
+    work = _WriteWhereSeen(str(tmp_path), False, str(marker))
+    records = work(tasks, NO_LIMITS)  # no marker: another machine
+    assert all(isinstance(r, GameRecord) for r in records) and len(records) == 4
+    assert not list(tmp_path.iterdir())
+    marker.touch()
+    done = work(tasks, NO_LIMITS)
+    assert isinstance(done, ChunkDone) and done.games == 4
+    assert all((tmp_path / part.file).is_file() for part in done.parts)

@@ -217,3 +217,28 @@ def test_a_resume_over_gaps_reads_back_in_game_order(tmp_path: Path) -> None:
     assert resumed.complete
     assert resumed.games["game"].is_monotonic_increasing
     same(resumed, whole)
+
+
+def test_stream_chunks_grow_instead_of_multiplying() -> None:
+    from musici.sim.stream import MAX_CHUNKS, STREAM_CHUNK, stream_chunk_size
+
+    assert stream_chunk_size(10_000, 2) == STREAM_CHUNK
+    assert stream_chunk_size(100, 2) == 6  # about eight chunks per worker
+    for games in (STREAM_CHUNK * MAX_CHUNKS + 1, 1_000_000, 10**8):
+        size = stream_chunk_size(games, 2)
+        assert size > STREAM_CHUNK and -(-games // size) <= MAX_CHUNKS
+
+
+def test_a_batch_past_the_chunk_bound_is_the_same_batch(tmp_path: Path, monkeypatch) -> None:
+    """Past MAX_CHUNKS the chunks grow (the driver's per-chunk state stays bounded); the
+    frames read back are still those of the in-memory batch, in game order."""
+    import musici.sim.stream as stream
+
+    monkeypatch.setattr(stream, "MAX_CHUNKS", 4)
+    out = tmp_path / "run"
+    stream.simulate_to(out, ["random"] * 3, 90, seed=4, rules={"RULING-MONTHS": 1}, jobs=1,
+                       progress=False)
+    firsts = {int(Path(p["file"]).stem) for p in json.loads((out / MANIFEST).read_text())["parts"]}
+    assert len(firsts) == 4  # 90 games in 4 chunks, not the 9 of about eight per worker
+    same(SimulationResult.read_parquet(out),
+         simulate(["random"] * 3, 90, seed=4, rules={"RULING-MONTHS": 1}, jobs=1, progress=False))

@@ -224,6 +224,10 @@ def _same(value: Any) -> Any:
 class _Unpacked:
     """``work`` on a chunk sent packed (a picklable module-level callable, no closure)."""
 
+    # Dask names a task after its function's __name__ (else its repr, an address): so the
+    # dashboard and the scheduler's task groups show "musici-chunk-<id>".
+    __name__ = "musici-chunk"
+
     def __init__(self, work: Work, limits: Limits) -> None:
         self.work, self.limits = work, limits
 

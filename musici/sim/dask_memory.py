@@ -21,6 +21,7 @@ from distributed.diagnostics.plugin import WorkerPlugin
 from musici.sim.limits import set_memory_limit
 
 PLUGIN_NAME = "musici-memory-cap"
+ANSWER_TIMEOUT = 30.0  # seconds the workers have to report their process ids
 
 
 class MemoryCap(WorkerPlugin):
@@ -47,7 +48,12 @@ class MemoryCap(WorkerPlugin):
 
 def cap_workers(client: Any, megabytes: int) -> None:
     """Register the cap on every worker of ``client``'s cluster (and on workers joining)."""
-    pids = client.run(os.getpid)
+    try:
+        # A worker that never answers must not hang the batch before its first game.
+        pids = client.run(os.getpid, callback_timeout=ANSWER_TIMEOUT)
+    except TimeoutError:
+        raise TimeoutError(f"the Dask workers did not answer within {ANSWER_TIMEOUT:.0f} s "
+                           f"when asked to set the memory limit of {megabytes} MB") from None
     if os.getpid() in pids.values():
         warnings.warn(f"the memory limit of {megabytes} MB is not enforced on Dask workers that "
                       f"are threads of this process (a LocalCluster with processes=False)",

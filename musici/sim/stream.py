@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import secrets
 import signal
 import threading
 import time
@@ -44,7 +45,11 @@ from musici.sim.stats import wilson_interval
 from musici.sim.store import ChunkDone, ResultWriter, write_part
 from musici.strategies.registry import StrategySpec
 
-STREAM_CHUNK = 256  # games per part at most: fewer files, and a Ctrl-C loses little
+STREAM_CHUNK = 256  # games per part up to MAX_CHUNKS chunks: a Ctrl-C loses little
+# Beyond 256,000 games, chunks grow instead of multiplying: what the driver keeps per chunk
+# (the manifest's parts, Dask's per-message logs, the frames of a chunk being written) then
+# stays bounded, so its memory does not grow with the batch (benchmarks/bench_scale.py).
+MAX_CHUNKS = 1000
 CHECKPOINT_SECONDS = 5.0  # how often a run notes its progress for a resume after SIGKILL
 
 
@@ -95,6 +100,22 @@ class _WriteChunk:
 
     def __call__(self, chunk: list[GameTask], limits: Limits) -> ChunkDone:
         return write_chunk(chunk, limits, root=self.root, with_events=self.with_events)
+
+
+class _WriteWhereSeen:
+    """Dask ``work``: a worker that sees the run's directory (a LocalCluster, or a shared file
+    system) writes its chunk's parts itself, as local workers do, and sends back only the
+    counters; a worker elsewhere sends the records and the driver writes them. The directory
+    is recognised by a marker file with a random name, so a like-named directory on another
+    machine is not mistaken for it."""
+
+    def __init__(self, root: str, with_events: bool, marker: str) -> None:
+        self.root, self.with_events, self.marker = root, with_events, marker
+
+    def __call__(self, chunk: list[GameTask], limits: Limits) -> ChunkDone | list[GameRecord]:
+        if os.path.exists(self.marker):
+            return write_chunk(chunk, limits, root=self.root, with_events=self.with_events)
+        return play_records(chunk, limits)
 
 
 @dataclass
@@ -219,7 +240,7 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
         tasks = iter_tasks(lineup, games, config["seed"], rotate=config["rotate"], rules=rules,
                            cards=cards, events=events, indices=todo)
         workers = max(1, default_jobs() if jobs is None else jobs)
-        size = chunk_size(games - n_before, workers, cap=STREAM_CHUNK)
+        size = stream_chunk_size(games - n_before, workers)
         bar = _Bar(games - n_before, progress, "musici")
         root = str(writer.temp)
 
@@ -239,15 +260,21 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
         def on_died(task: GameTask, how: str) -> None:
             on_done([task], [died_record(task, how)])
 
-        # Local workers write their own parts; Dask workers may be on other machines, so
-        # they send records back and the driver writes (a few chunks in flight at a time).
-        work: Any = _WriteChunk(root, events) if scheduler is None else play_records
+        # Local workers write their own parts; so do Dask workers that see the directory.
+        marker = None
+        work: Any = _WriteChunk(root, events)
+        if scheduler is not None:
+            marker = os.path.join(root, f".workers-write-{secrets.token_hex(8)}")
+            Path(marker).touch()
+            work = _WriteWhereSeen(root, events, marker)
         try:
             dispatch(iter_chunks(tasks, size), work, n_games=games,
                      jobs=jobs, scheduler=scheduler, limits=limits, lineups=[lineup],
                      on_done=on_done, on_died=on_died)
         finally:
             bar.close()
+            if marker is not None:  # not part of the result
+                Path(marker).unlink(missing_ok=True)
     except KeyboardInterrupt:
         report.complete = False
         main = threading.current_thread() is threading.main_thread()
@@ -263,6 +290,12 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
         raise
     _finish(writer, report)
     return report
+
+
+def stream_chunk_size(games: int, workers: int) -> int:
+    """Games per chunk of a streamed batch: at most ``STREAM_CHUNK`` (about eight chunks per
+    worker) unless that would make more than ``MAX_CHUNKS`` chunks."""
+    return max(chunk_size(games, workers, cap=STREAM_CHUNK), -(-games // MAX_CHUNKS))
 
 
 def _missing(done: list[list[int]], games: int) -> Iterator[int]:
