@@ -247,7 +247,7 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
         last = [time.monotonic()]
 
         def on_done(chunk: list[GameTask], done: ChunkDone | list[GameRecord]) -> None:
-            if not isinstance(done, ChunkDone):  # from Dask: records, written here
+            if not isinstance(done, ChunkDone):  # a Dask worker elsewhere: records, written here
                 done = records_to_parts(done, chunk, root, events)
             writer.add(done)
             report.add(done)
