@@ -112,8 +112,33 @@ def test_workers_that_do_not_answer_the_memory_cap_time_out_clearly(client, monk
     monkeypatch.setattr(dask_memory, "ANSWER_TIMEOUT", 1e-6)  # no cluster answers that fast
     with pytest.raises(TimeoutError, match=r"did not answer within 0 s .*memory limit of 50 MB"):
         dask_memory.cap_workers(client, 50)
-    assert not any(client.run(lambda dask_worker: dask_memory.PLUGIN_NAME in dask_worker.plugins
-                              ).values())  # nothing registered
+
+
+def test_a_hung_plugin_registration_times_out_too(monkeypatch) -> None:
+    """Workers that answer the first question and then hang (registering the cap, or lifting
+    it after the batch) cost a clear error, not a batch that never ends."""
+    from musici.sim import dask_memory
+
+    release = threading.Event()
+
+    class HangingClient:
+        def run(self, function):
+            return {"tcp://w1": -1}
+
+        def register_plugin(self, plugin, name):
+            release.wait()
+
+        def unregister_worker_plugin(self, name):
+            release.wait()
+
+    monkeypatch.setattr(dask_memory, "ANSWER_TIMEOUT", 0.2)
+    try:
+        with pytest.raises(TimeoutError, match="within 0 s when asked to set the memory limit"):
+            dask_memory.cap_workers(HangingClient(), 50)
+        with pytest.raises(TimeoutError, match="when asked to lift the memory limit"):
+            dask_memory.uncap_workers(HangingClient())
+    finally:
+        release.set()
 
 
 def test_dask_workers_that_see_the_directory_write_their_own_parts(client, tmp_path: Path,
@@ -161,3 +186,27 @@ def test_a_dask_worker_elsewhere_sends_records_for_the_driver_to_write(tmp_path:
     done = work(tasks, NO_LIMITS)
     assert isinstance(done, ChunkDone) and done.games == 4
     assert all((tmp_path / part.file).is_file() for part in done.parts)
+
+
+def test_a_dask_worker_that_sees_the_directory_but_may_not_write_sends_records(
+        tmp_path: Path, monkeypatch) -> None:
+    """Another uid or a read-only mount: the driver writes the parts instead of every game of
+    the chunk becoming an error."""
+    import musici.sim.stream as stream
+    from musici.cards import standard_cardset
+    from musici.rules import RuleSet
+    from musici.sim.limits import NO_LIMITS
+    from musici.sim.records import GameRecord
+    from musici.sim.simulate import iter_tasks
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(stream, "write_part", refuse)
+    (tmp_path / ".workers-write-test").touch()
+    tasks = list(iter_tasks(["random"] * 3, 3, 0, rotate=True, rules=RuleSet(),
+                            cards=standard_cardset(), events=False))
+    records = stream._WriteWhereSeen(str(tmp_path), False,
+                                     str(tmp_path / ".workers-write-test"))(tasks, NO_LIMITS)
+    assert [type(r) for r in records] == [GameRecord] * 3
+    assert all(r.error is None for r in records)

@@ -242,3 +242,22 @@ def test_a_batch_past_the_chunk_bound_is_the_same_batch(tmp_path: Path, monkeypa
     assert len(firsts) == 4  # 90 games in 4 chunks, not the 9 of about eight per worker
     same(SimulationResult.read_parquet(out),
          simulate(["random"] * 3, 90, seed=4, rules={"RULING-MONTHS": 1}, jobs=1, progress=False))
+
+
+def test_worker_markers_never_reach_the_result_even_after_a_kill_and_resume(tmp_path: Path) -> None:
+    """The marker that lets Dask workers write into a run's temp dir is in its checkpoint's
+    dir too: a resume after a SIGKILL removes it (the dead run's workers stop writing there)
+    and a finished result never holds one."""
+    from musici.sim.store import MARKER_PREFIX
+
+    out = tmp_path / "run"
+    killed = ResultWriter(out, {"games": 1})
+    marker = killed.worker_marker()
+    assert marker.name.startswith(MARKER_PREFIX) and marker.is_file()
+    killed.checkpoint()
+    killed._lock.release()  # as the kernel does for a SIGKILLed driver
+    resumed = ResultWriter(out, None, resume=True)
+    assert resumed.temp == killed.temp and not marker.exists()
+    resumed.worker_marker()
+    resumed.finish(complete=False)
+    assert not [p.name for p in out.iterdir() if p.name.startswith(MARKER_PREFIX)]

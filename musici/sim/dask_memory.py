@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import os
 import resource
+import threading
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from distributed.diagnostics.plugin import WorkerPlugin
@@ -46,23 +48,44 @@ class MemoryCap(WorkerPlugin):
             self.before = None
 
 
+def _answered(call: Callable[[], Any], what: str) -> Any:
+    """``call()``, or a ``TimeoutError`` after ``ANSWER_TIMEOUT`` seconds: a worker alive but
+    hung must not stall the batch (the call is left to end in a daemon thread)."""
+    outcome: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, call()))
+        except BaseException as exc:  # handed to the caller below
+            outcome.append((False, exc))
+
+    thread = threading.Thread(target=run, name="musici-dask-memory-cap", daemon=True)
+    thread.start()
+    thread.join(ANSWER_TIMEOUT)
+    if not outcome:
+        raise TimeoutError(f"the Dask workers did not answer within {ANSWER_TIMEOUT:.0f} s "
+                           f"{what}")
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value
+
+
 def cap_workers(client: Any, megabytes: int) -> None:
     """Register the cap on every worker of ``client``'s cluster (and on workers joining)."""
-    try:
-        # A worker that never answers must not hang the batch before its first game.
-        pids = client.run(os.getpid, callback_timeout=ANSWER_TIMEOUT)
-    except TimeoutError:
-        raise TimeoutError(f"the Dask workers did not answer within {ANSWER_TIMEOUT:.0f} s "
-                           f"when asked to set the memory limit of {megabytes} MB") from None
+    what = f"when asked to set the memory limit of {megabytes} MB"
+    pids = _answered(lambda: client.run(os.getpid), what)
     if os.getpid() in pids.values():
         warnings.warn(f"the memory limit of {megabytes} MB is not enforced on Dask workers that "
                       f"are threads of this process (a LocalCluster with processes=False)",
                       RuntimeWarning, stacklevel=3)
-    client.register_plugin(MemoryCap(megabytes, os.getpid()), name=PLUGIN_NAME)
+    _answered(lambda: client.register_plugin(MemoryCap(megabytes, os.getpid()),
+                                             name=PLUGIN_NAME), what)
 
 
 def uncap_workers(client: Any) -> None:
-    client.unregister_worker_plugin(PLUGIN_NAME)
+    _answered(lambda: client.unregister_worker_plugin(PLUGIN_NAME),
+              "when asked to lift the memory limit")
 
 
 __all__ = ["MemoryCap", "cap_workers", "uncap_workers"]

@@ -19,6 +19,7 @@ import fcntl
 import hashlib
 import json
 import os
+import secrets
 import shutil
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -30,6 +31,7 @@ from musici.atomic import fsync_dir, fsync_file, write_text
 
 MANIFEST = "manifest.json"
 CHECKPOINT = "checkpoint.json"  # inside a writer's temp dir: what a SIGKILLed run had done
+MARKER_PREFIX = ".workers-write-"  # inside a writer's temp dir: see ResultWriter.worker_marker
 FORMAT = "musici-result"
 VERSION = 1
 
@@ -197,7 +199,20 @@ class ResultWriter:
                 best, best_games = stale, games
         return best
 
+    def worker_marker(self) -> Path:
+        """A new file with a random name in the temp dir: a worker that sees it may write its
+        parts there (a like-named directory on another machine lacks it). The writer removes
+        every marker before the result is finished or adopted by a resume."""
+        marker = self.temp / f"{MARKER_PREFIX}{secrets.token_hex(8)}"
+        marker.touch()
+        return marker
+
+    def remove_markers(self) -> None:
+        for marker in self.temp.glob(f"{MARKER_PREFIX}*"):
+            marker.unlink(missing_ok=True)
+
     def _adopt_checkpoint(self) -> None:
+        self.remove_markers()  # the killed run's workers must stop taking this dir for theirs
         manifest = _load_manifest(self.temp / CHECKPOINT)
         verify_parts(self.temp, manifest)
         self.parts = [Part(**entry) for entry in manifest["parts"]]
@@ -253,6 +268,7 @@ class ResultWriter:
     def finish(self, *, complete: bool) -> Path:
         """Write the manifest and put the directory in place (replacing any old one)."""
         try:
+            self.remove_markers()
             manifest = self._manifest(complete)
             listed = {p["file"] for p in manifest["parts"]}
             with contextlib.suppress(FileNotFoundError):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import os
-import secrets
 import signal
 import threading
 import time
@@ -104,18 +103,23 @@ class _WriteChunk:
 
 class _WriteWhereSeen:
     """Dask ``work``: a worker that sees the run's directory (a LocalCluster, or a shared file
-    system) writes its chunk's parts itself, as local workers do, and sends back only the
-    counters; a worker elsewhere sends the records and the driver writes them. The directory
-    is recognised by a marker file with a random name, so a like-named directory on another
-    machine is not mistaken for it."""
+    system mounted at the same path) writes its chunk's parts itself, as local workers do, and
+    sends back only the counters; a worker elsewhere, or one that may not write there, sends
+    the records and the driver writes them. The directory is recognised by a marker file with
+    a random name (:meth:`ResultWriter.worker_marker`), looked for once the games are played,
+    so a run that has stopped meanwhile (marker gone) gets no more parts."""
 
     def __init__(self, root: str, with_events: bool, marker: str) -> None:
         self.root, self.with_events, self.marker = root, with_events, marker
 
     def __call__(self, chunk: list[GameTask], limits: Limits) -> ChunkDone | list[GameRecord]:
+        records = play_records(chunk, limits)
         if os.path.exists(self.marker):
-            return write_chunk(chunk, limits, root=self.root, with_events=self.with_events)
-        return play_records(chunk, limits)
+            try:
+                return records_to_parts(records, chunk, self.root, self.with_events)
+            except OSError:  # seen but not writable from here (another uid, read-only, full)
+                pass  # the driver writes them, and reports a real disk error as itself
+        return records
 
 
 @dataclass
@@ -261,20 +265,16 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
             on_done([task], [died_record(task, how)])
 
         # Local workers write their own parts; so do Dask workers that see the directory.
-        marker = None
         work: Any = _WriteChunk(root, events)
-        if scheduler is not None:
-            marker = os.path.join(root, f".workers-write-{secrets.token_hex(8)}")
-            Path(marker).touch()
-            work = _WriteWhereSeen(root, events, marker)
         try:
+            if scheduler is not None:
+                work = _WriteWhereSeen(root, events, str(writer.worker_marker()))
             dispatch(iter_chunks(tasks, size), work, n_games=games,
                      jobs=jobs, scheduler=scheduler, limits=limits, lineups=[lineup],
                      on_done=on_done, on_died=on_died)
         finally:
+            writer.remove_markers()  # first: Dask chunks still running must stop writing here
             bar.close()
-            if marker is not None:  # not part of the result
-                Path(marker).unlink(missing_ok=True)
     except KeyboardInterrupt:
         report.complete = False
         main = threading.current_thread() is threading.main_thread()
