@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from musici.cards import BACKS, CardSet
+from musici.economy import VenueCost, venue_cost
 from musici.events import Event
 from musici.rules import RuleSet
 
@@ -179,6 +180,15 @@ class PlayerView:
     @property
     def chapel_free(self) -> int | None:
         return self._game.chapel_free
+
+    def venue_cost(self, area: str, *, held_concert: bool) -> VenueCost:
+        """P5.2 / P4.3: what ``area`` costs this seat this month, as the engine will charge
+        it: with this seat's free Chapel (P3.HALL.1), its played Tour guide (SPECIAL.S3, face
+        up) and the card set's hall rents. Bots and previews price venues through this."""
+        g = self._game
+        return venue_cost(area, held_concert=held_concert, rules=g.rules,
+                          hall_rents=g.cards.hall_rents, chapel_free=g.chapel_free == self._seat,
+                          tour_guide=g.players[self._seat].tour_guide)
 
     @property
     def history(self) -> tuple[Event, ...]:

@@ -212,7 +212,8 @@ def test_search_estimates_the_end_awards_the_engine_gives(reading: str):
 
 @pytest.mark.parametrize("guided", [False, True])
 def test_the_planner_prices_a_tour_as_the_engine_charges_it(guided: bool) -> None:
-    """SPECIAL.S3 is played face up, so the planner sees it and counts the tour free."""
+    """SPECIAL.S3 is played face up, so a seat's view (through which the planner and the
+    preview price venues) sees it and counts the tour free."""
     from musici import economy as E
     from musici.engine.p5_settlement import pay_venue
 
@@ -221,7 +222,7 @@ def test_the_planner_prices_a_tour_as_the_engine_charges_it(guided: bool) -> Non
         game.play([random_strategy] * 4, until="phase")  # into the month, before P5
         p = game.players[0]
         p.venue, p.tour_guide, p.money, p.fame = area, guided, 500, 50  # above any floor
-        forecast = Planner._venue_cost(game.view(0), area, True)
+        forecast = game.view(0).venue_cost(area, held_concert=True)  # the planner's price
         money, fame = p.money, p.fame
         pay_venue(game, p, True)
         assert (money - p.money, fame - p.fame) == (forecast.money, forecast.fame), area

@@ -133,10 +133,10 @@ def test_musici_tune_sensitivity_and_effects(capsys) -> None:
 
 
 def test_a_hall_rent_change_is_charged_by_the_engine_and_seen_by_the_bots() -> None:
-    """A designer's 'this hall's rent +50 G' (P3.HALL): card file, engine, planner agree."""
+    """A designer's 'this hall's rent +50 G' (P3.HALL): card file, engine and the price
+    bots see (PlayerView.venue_cost, which the planner and the preview use) agree."""
     from musici import Game
     from musici.engine.p5_settlement import pay_venue
-    from musici.strategies._plans import Planner
     from musici.strategies.random_strategy import random_strategy
 
     cards = tuning.apply_changes(tuning.card_document(None), [tuning.parse_change("opera:rent=+50")])
@@ -147,11 +147,12 @@ def test_a_hall_rent_change_is_charged_by_the_engine_and_seen_by_the_bots() -> N
         game.play([random_strategy] * 4, until="phase")
         p = game.players[1]
         p.venue, p.money = "opera", 1000
-        forecast = Planner._venue_cost(game.view(1), "opera", held)
+        forecast = game.view(1).venue_cost("opera", held_concert=held)  # the planner's price
         before = p.money
         pay_venue(game, p, held)
         paid = before - p.money
-        assert paid == forecast.money == (450 if held else 225)
+        rent = E.HALLS["opera"][0] + 50
+        assert paid == forecast.money == (rent if held else rent // 2)
 
 
 def test_sensitivity_of_a_hall_rent_runs_on_common_seeds() -> None:

@@ -200,14 +200,6 @@ class Planner:
         return chosen[:capacity]
 
     # ------------------------------------------------------------------ month plan
-    @staticmethod
-    def _venue_cost(view: PlayerView, area: str, held: bool) -> E.VenueCost:
-        """P5.2 / P4.3: what ``area`` costs this seat with or without a concert (nothing for
-        a tour once this seat played the Tour guide, SPECIAL.S3)."""
-        return E.venue_cost(area, held_concert=held, rules=view.rules,
-                            chapel_free=view.chapel_free == view.seat,
-                            tour_guide=view.me.tour_guide, hall_rents=view.cards.hall_rents)
-
     def options(self, view: PlayerView, areas: Sequence[str], actions_left: int,
                 media: bool, hand: Sequence[str] | None = None) -> list[Option]:
         """Every sensible plan for this month over ``areas``, best first."""
@@ -255,7 +247,8 @@ class Planner:
                                  hire_cost, hire_sal))
         cache: dict[tuple[str, int, tuple[str, ...]], Lineup | None] = {}
         for area in areas:
-            held, idle = self._venue_cost(view, area, True), self._venue_cost(view, area, False)
+            held = view.venue_cost(area, held_concert=True)  # P5.2
+            idle = view.venue_cost(area, held_concert=False)  # P4.3: half rent
             capacity = E.capacity(area) or NO_LIMIT
             bias = self.area_bias(view, area)
             # No concert: half rent and salaries (P4.3), the idle bonus (P4.4).
@@ -693,7 +686,7 @@ class Planner:
         me = view.me
         for card in hand:
             if card == "S3" and me.venue is not None and me.venue in E.TOURS:  # SPECIAL.S3
-                cost = self._venue_cost(view, me.venue, True)
+                cost = view.venue_cost(me.venue, held_concert=True)
                 if cost.money or cost.fame:
                     return card
             if card == "S4" and len(me.orchestras) < self.max_roster and any(view.orchestra_market):

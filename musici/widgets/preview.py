@@ -48,9 +48,7 @@ def _ratio(num: int, den: int) -> str:
 
 def venue_note(view: PlayerView, area: str) -> tuple[str, str]:
     """(what the area costs and holds, rule id)."""
-    cost = E.venue_cost(area, held_concert=True, rules=view.rules,
-                        chapel_free=view.chapel_free == view.seat,
-                        tour_guide=view.me.tour_guide, hall_rents=view.cards.hall_rents)
+    cost = view.venue_cost(area, held_concert=True)
     if area in E.HALLS:
         price = "free for you" if cost.free else f"rent {cost.money} G"
         return (f"hall: {price}, room for {_tens(E.HALLS[area][1])} musicians "
