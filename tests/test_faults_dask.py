@@ -173,12 +173,12 @@ def test_a_dask_worker_elsewhere_sends_records_for_the_driver_to_write(tmp_path:
     from musici.sim.records import GameRecord
     from musici.sim.simulate import iter_tasks
     from musici.sim.store import ChunkDone
-    from musici.sim.stream import _WriteWhereSeen
+    from musici.sim.stream import _WriteChunk
 
     tasks = list(iter_tasks(["random"] * 3, 4, 0, rotate=True, rules=RuleSet(),
                             cards=standard_cardset(), events=False))
     marker = tmp_path / ".workers-write-test"
-    work = _WriteWhereSeen(str(tmp_path), False, str(marker))
+    work = _WriteChunk(str(tmp_path), False, str(marker))
     records = work(tasks, NO_LIMITS)  # no marker: another machine
     assert all(isinstance(r, GameRecord) for r in records) and len(records) == 4
     assert not list(tmp_path.iterdir())
@@ -206,7 +206,7 @@ def test_a_dask_worker_that_sees_the_directory_but_may_not_write_sends_records(
     (tmp_path / ".workers-write-test").touch()
     tasks = list(iter_tasks(["random"] * 3, 3, 0, rotate=True, rules=RuleSet(),
                             cards=standard_cardset(), events=False))
-    records = stream._WriteWhereSeen(str(tmp_path), False,
-                                     str(tmp_path / ".workers-write-test"))(tasks, NO_LIMITS)
+    records = stream._WriteChunk(str(tmp_path), False,
+                                 str(tmp_path / ".workers-write-test"))(tasks, NO_LIMITS)
     assert [type(r) for r in records] == [GameRecord] * 3
     assert all(r.error is None for r in records)

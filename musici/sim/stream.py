@@ -15,7 +15,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ import pandas as pd
 
 from musici.cards import CardSet
 from musici.rules import RuleSet
-from musici.sim.backends import chunk_size, default_jobs, died_record, iter_chunks, play_records
+from musici.sim.backends import chunk_size, default_jobs, died_record, iter_chunks
 from musici.sim.frames import build_frames
 from musici.sim.limits import Limits
 from musici.sim.records import GameRecord, GameTask, play_chunk
@@ -41,7 +41,7 @@ from musici.sim.simulate import (
     lineup_labels,
 )
 from musici.sim.stats import wilson_interval
-from musici.sim.store import ChunkDone, ResultWriter, write_part
+from musici.sim.store import ChunkDone, ResultWriter, merge_ranges, write_part
 from musici.strategies.registry import StrategySpec
 
 STREAM_CHUNK = 256  # games per part up to MAX_CHUNKS chunks: a Ctrl-C loses little
@@ -52,21 +52,11 @@ MAX_CHUNKS = 1000
 CHECKPOINT_SECONDS = 5.0  # how often a run notes its progress for a resume after SIGKILL
 
 
-def _ranges(indices: Iterable[int]) -> list[list[int]]:
-    out: list[list[int]] = []
-    for i in sorted(indices):
-        if out and out[-1][1] == i:
-            out[-1][1] = i + 1
-        else:
-            out.append([i, i + 1])
-    return out
-
-
 def records_to_parts(records: Sequence[GameRecord], chunk: Sequence[GameTask], root: str,
                      with_events: bool) -> ChunkDone:
     frames = build_frames(records, [t.entry for t in chunk], with_events=with_events)
     first = chunk[0].index
-    done = ChunkDone(first, chunk[-1].index + 1, ranges=_ranges(t.index for t in chunk))
+    done = ChunkDone(first, chunk[-1].index + 1, ranges=merge_ranges([[t.index, t.index + 1] for t in chunk]))
     for name, frame in frames.items():
         part = write_part(root, name, first, frame)
         if part is not None:
@@ -85,35 +75,25 @@ def records_to_parts(records: Sequence[GameRecord], chunk: Sequence[GameTask], r
     return done
 
 
-def write_chunk(chunk: list[GameTask], limits: Limits, *, root: str, with_events: bool
-                ) -> ChunkDone:
-    """Worker side: play a chunk and write its frames as parts under ``root``."""
-    return records_to_parts(play_chunk(chunk, limits), chunk, root, with_events)
-
-
 class _WriteChunk:
-    """A picklable ``work`` for the back ends (module-level class, no closure)."""
+    """Worker side, a picklable ``work`` for the back ends: play a chunk and write its frames
+    as parts under ``root``, returning the counters (:class:`ChunkDone`).
 
-    def __init__(self, root: str, with_events: bool) -> None:
-        self.root, self.with_events = root, with_events
+    On Dask (``marker`` given) a worker may be on another machine: it writes only if it sees
+    the marker, a file with a random name in the run's directory
+    (:meth:`ResultWriter.worker_marker`; a LocalCluster's workers, or a shared file system
+    mounted at the same path), looked for once the games are played, so a run that has
+    stopped meanwhile (marker gone) gets no more parts. Otherwise, or when it may not write
+    there, it returns the records and the driver writes them.
+    """
 
-    def __call__(self, chunk: list[GameTask], limits: Limits) -> ChunkDone:
-        return write_chunk(chunk, limits, root=self.root, with_events=self.with_events)
-
-
-class _WriteWhereSeen:
-    """Dask ``work``: a worker that sees the run's directory (a LocalCluster, or a shared file
-    system mounted at the same path) writes its chunk's parts itself, as local workers do, and
-    sends back only the counters; a worker elsewhere, or one that may not write there, sends
-    the records and the driver writes them. The directory is recognised by a marker file with
-    a random name (:meth:`ResultWriter.worker_marker`), looked for once the games are played,
-    so a run that has stopped meanwhile (marker gone) gets no more parts."""
-
-    def __init__(self, root: str, with_events: bool, marker: str) -> None:
+    def __init__(self, root: str, with_events: bool, marker: str | None = None) -> None:
         self.root, self.with_events, self.marker = root, with_events, marker
 
     def __call__(self, chunk: list[GameTask], limits: Limits) -> ChunkDone | list[GameRecord]:
-        records = play_records(chunk, limits)
+        records = play_chunk(chunk, limits)
+        if self.marker is None:  # a local worker: a disk error is the caller's, as itself
+            return records_to_parts(records, chunk, self.root, self.with_events)
         if os.path.exists(self.marker):
             try:
                 return records_to_parts(records, chunk, self.root, self.with_events)
@@ -268,7 +248,7 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
         work: Any = _WriteChunk(root, events)
         try:
             if scheduler is not None:
-                work = _WriteWhereSeen(root, events, str(writer.worker_marker()))
+                work = _WriteChunk(root, events, str(writer.worker_marker()))
             dispatch(iter_chunks(tasks, size), work, n_games=games,
                      jobs=jobs, scheduler=scheduler, limits=limits, lineups=[lineup],
                      on_done=on_done, on_died=on_died)
