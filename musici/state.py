@@ -53,7 +53,7 @@ class PlayerState:
         new.fame = self.fame
         new.specials_bought = self.specials_bought
         new.venue = self.venue
-        new.concert = self.concert
+        new.concert = self.concert  # shared: a month's outcome is replaced, never edited
         new.actions = self.actions
         new.special_used = self.special_used
         new.tour_guide = self.tour_guide
