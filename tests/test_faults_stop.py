@@ -99,8 +99,11 @@ def resume_and_compare(out: Path) -> None:
     partial = SimulationResult.read_parquet(out)
     assert not partial.complete
     assert 0 < len(partial.games) < GAMES
+    # The line-up names a bot file: a resume runs it only when the user names it too.
+    lineup = ",".join(SimulationResult.read_parquet(out, frames=[]).config["players"])
     done = subprocess.run([sys.executable, "-m", "musici", "simulate", "--resume", str(out),
-                           "--quiet", "--jobs", "2"], capture_output=True, text=True, timeout=300)
+                           "--players", lineup, "--quiet", "--jobs", "2"],
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     final = SimulationResult.read_parquet(out)
     assert final.complete
@@ -148,8 +151,11 @@ def test_sigkill_leaves_no_orphans_and_resumes_from_the_checkpoint(tmp_path: Pat
     time.sleep(1.5)  # the workers' parent-death signal, or their one-second parent watch
     assert [w for w in workers if alive(w)] == []
     assert not out.exists()  # never a half result in place
+    # The line-up names a bot file: a resume runs it only when the user names it too.
+    lineup = ",".join(SimulationResult.read_parquet(out, frames=[]).config["players"])
     done = subprocess.run([sys.executable, "-m", "musici", "simulate", "--resume", str(out),
-                           "--quiet", "--jobs", "2"], capture_output=True, text=True, timeout=300)
+                           "--players", lineup, "--quiet", "--jobs", "2"],
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert not list(tmp_path.glob(".run.tmp-*"))
     final = SimulationResult.read_parquet(out)

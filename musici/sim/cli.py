@@ -15,16 +15,22 @@ from musici.sim.balance import balance_report
 from musici.sim.compare import Setup, compare
 from musici.sim.limits import Limits
 from musici.sim.simulate import SimulationResult, simulate
+from musici.sim.store import check_target
+from musici.strategies.registry import names_code
 from musici.sim.stream import BatchReport, Stopped, resume, simulate_to
+
+DEFAULT_PLAYERS = "greedy,random,random,random"
 
 BALANCE_FRAMES = ("games", "players", "concerts", "venues", "specials")  # what the report reads
 
 
 def _batch_options(p: argparse.ArgumentParser, *, players: bool = True) -> None:
     if players:
-        p.add_argument("--players", default="greedy,random,random,random",
+        # None, not the default line-up: --resume must tell whether the user named bots.
+        p.add_argument("--players", default=None,
                        help="comma-separated strategy per seat: names (see `musici strategies`), "
-                            "file.py[:name] or package.module:name")
+                            f"file.py[:name] or package.module:name (default {DEFAULT_PLAYERS}); "
+                            "with --resume, the run's own line-up, needed when it names files")
     p.add_argument("--games", type=int, default=200, help="number of games (default 200)")
     p.add_argument("--seed", type=int, default=0, help="batch seed; game i gets a seed derived "
                                                        "from it (default 0)")
@@ -54,7 +60,8 @@ def add_commands(sub: Any) -> None:
     sim.add_argument("--out", default=None, help="write the frames as parquet into this directory "
                                                  "(a new or empty one, unless --overwrite)")
     sim.add_argument("--overwrite", action="store_true",
-                     help="replace a non-empty --out directory (once the new result is complete)")
+                     help="replace the musici result in --out (once the new result is complete; "
+                          "a stopped run keeps the old one); never any other directory")
     sim.add_argument("--resume", default=None, metavar="DIR",
                      help="finish the partial run in DIR (left by Ctrl-C or SIGTERM); the batch "
                           "options are then taken from DIR")
@@ -107,16 +114,12 @@ def _check_out(out: str | None, overwrite: bool) -> None:
         return
     if out == "":
         raise ValueError("--out is an empty string; name a directory")
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"--out {out}: exists and is not a directory")
-    if path.is_dir() and any(path.iterdir()) and not overwrite:
-        raise ValueError(f"--out {out} is not empty; give --overwrite to replace it")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    check_target(out, overwrite=overwrite)  # a link, a file, a non-result: refused now
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
 
 
-def _lineup(text: str) -> list[str]:
-    return [n.strip() for n in text.split(",") if n.strip()]
+def _lineup(text: str | None) -> list[str]:
+    return [n.strip() for n in (text or DEFAULT_PLAYERS).split(",") if n.strip()]
 
 
 def _limits(args: argparse.Namespace) -> Limits:
@@ -200,9 +203,20 @@ def _report(report: BatchReport, written: bool = True) -> int:
 
 def _stopped(report: BatchReport) -> int:
     kept = report.played + report.failed
-    print(f"musici: stopped; {kept} of {report.games} games kept in {report.directory} as a "
-          f"partial result; finish it with: musici simulate --resume {report.directory}",
-          file=sys.stderr)
+    names = report.config.get("players", [])
+    again = f"musici simulate --resume {report.directory}" + (
+        f" --players {','.join(names)}" if any(names_code(p) for p in names) else "")
+    if report.complete:
+        print(f"musici: stopped as the run finished: all {kept} games are in "
+              f"{report.directory}, complete", file=sys.stderr)
+    elif report.kept_beside is not None:
+        print(f"musici: stopped; the result already in {report.directory} is kept; this run's "
+              f"{kept} of {report.games} games are kept beside it ({report.kept_beside.name}); "
+              f"finish them with: {again} (the old result is replaced once they are complete)",
+              file=sys.stderr)
+    else:
+        print(f"musici: stopped; {kept} of {report.games} games kept in {report.directory} as "
+              f"a partial result; finish it with: {again}", file=sys.stderr)
     return 130
 
 
@@ -213,8 +227,8 @@ def _resume(args: argparse.Namespace) -> int:
         raise ValueError("--resume DIR finishes the run in DIR; give no --out or --overwrite")
     _check_backend(args)
     try:
-        report = resume(args.resume, jobs=args.jobs, scheduler=args.scheduler,
-                        progress=not args.quiet)
+        report = resume(args.resume, players=args.players, jobs=args.jobs,
+                        scheduler=args.scheduler, progress=not args.quiet)
     except Stopped as stop:
         return _stopped(stop.report)
     return _report(report)

@@ -31,7 +31,7 @@ from musici.sim.limits import NO_LIMITS, Limits
 from musici.sim.pool import Work
 from musici.sim.records import GameRecord, GameTask, TaskSource
 from musici.sim.stats import mean_interval, wilson_interval
-from musici.sim.store import ResultWriter, read_frame, read_manifest, verify_parts, write_part
+from musici.sim.store import ResultWriter, read_frames, write_part
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
 
 
@@ -262,10 +262,12 @@ class SimulationResult:
                         writer.parts.append(part)
             games = int(config.get("games", len(self.games) + len(self.errors)))
             writer.chunks.append([0, games])
-            return writer.finish(complete=self.complete)
+            done = writer.finish(complete=self.complete)
         except BaseException:
             writer.abort()
             raise
+        writer.held.deliver()  # a Ctrl-C held back while the result was put in place
+        return done
 
     @classmethod
     def read_parquet(cls, directory: str | Path, *, frames: Sequence[str] | None = None,
@@ -277,23 +279,20 @@ class SimulationResult:
         ``columns`` which columns of a frame, e.g. ``{"players": ["strategy", "win"]}``.
         A partial result (a run stopped early) loads with ``complete`` False.
         """
-        src = Path(directory)
-        manifest = read_manifest(src)
         wanted = list(FRAME_NAMES if frames is None else frames)
         unknown = [f for f in wanted if f not in FRAME_NAMES]
         if unknown:
             raise SimulationError(f"unknown frame(s) {', '.join(unknown)}; "
                                   f"expected some of {', '.join(FRAME_NAMES)}")
-        if verify:
-            verify_parts(src, manifest, wanted)
-        cols = columns or {}
+        # One consistent read: the manifest and every part through one open directory.
+        manifest, read = read_frames(directory, wanted, dict(columns or {}), verify=verify)
         loaded: dict[str, Any] = {}
         for name in FRAME_NAMES:
             if name == "events" and not manifest["config"].get("events", False) and not any(
                     p["frame"] == "events" for p in manifest["parts"]):
                 continue
             if name in wanted:
-                loaded[name] = read_frame(src, manifest, name, cols.get(name))
+                loaded[name] = read[name]
             elif name != "events":
                 loaded[name] = pd.DataFrame(columns=COLUMNS[name])
         return cls(config=manifest["config"], complete=bool(manifest["complete"]), **loaded)

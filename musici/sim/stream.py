@@ -42,7 +42,7 @@ from musici.sim.simulate import (
 )
 from musici.sim.stats import wilson_interval
 from musici.sim.store import ChunkDone, ResultWriter, merge_ranges, write_part
-from musici.strategies.registry import StrategySpec
+from musici.strategies.registry import StrategySpec, names_code, spec_fingerprint
 
 STREAM_CHUNK = 256  # games per part up to MAX_CHUNKS chunks: a Ctrl-C loses little
 # Beyond 256,000 games, chunks grow instead of multiplying: what the driver keeps per chunk
@@ -111,6 +111,7 @@ class BatchReport:
     played: int = 0  # finished without error
     failed: int = 0
     complete: bool = True
+    kept_beside: Path | None = None  # stopped over an old result: the partial is kept here
     counts: dict[str, list[float]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)  # the first few
     config: dict[str, Any] = field(default_factory=dict)
@@ -178,31 +179,41 @@ def simulate_to(
         "cards_path": os.path.abspath(cards) if isinstance(cards, str | Path) else None,
         "limits": {k: getattr(limit_set, k) for k in ("decision_seconds", "game_seconds",
                                                       "memory_mb")},
+        # A resume checks that the bot files it is told to run are the ones that started.
+        "players_fingerprints": {p: spec_fingerprint(p) for p in _text_specs(lineup)
+                                 if spec_fingerprint(p) is not None},
     }
     writer = ResultWriter(directory, config, overwrite=overwrite)
     return _run(writer, lineup, rule_set, card_set, limit_set, config, jobs=jobs,
                 scheduler=scheduler, progress=progress)
 
 
-def resume(directory: str | Path, *, jobs: int | None = None, scheduler: Any = None,
+def resume(directory: str | Path, *, players: Sequence[str] | str | None = None,
+           jobs: int | None = None, scheduler: Any = None,
            progress: bool | None = None) -> BatchReport:
     """Finish a partial result left by a stopped :func:`simulate_to` (same final frames).
 
     Also after the driver was killed outright (SIGKILL, power cut): the run then goes on from
     the last checkpoint its temporary directory holds (written every few seconds).
+
+    A result directory never decides which code runs: a line-up that names bot files or
+    modules is played only when ``players`` names the same line-up (``--players``), and a
+    bot file must be unchanged since the run started (its SHA-256, like the card set's).
+    Built-in and installed bot names need no ``players``.
     """
     writer = ResultWriter(directory, None, resume=True)
     try:
-        config = writer.config
+        config = _resume_config(writer)
+        lineup = _resume_lineup(config, players, writer.target)
         cards: Any = config.get("cards_path")
         card_set = as_cards(cards)
         if card_set.fingerprint != config["cards_fingerprint"]:
             raise SimulationError(f"the card set {cards} changed since the run started "
                                   f"(fingerprint differs); cannot resume with other cards")
-        lineup = check_lineup(config["players"])
+        check_lineup(lineup)
         limits = as_limits({k: v for k, v in config.get("limits", {}).items() if v is not None})
     except BaseException:
-        writer.abort()
+        writer.abort()  # keeps a stopped or killed run's checkpoint for a later resume
         raise
     return _run(writer, lineup, as_rules(config["rules"]), card_set, limits, config, jobs=jobs,
                 scheduler=scheduler, progress=progress)
@@ -227,6 +238,7 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
         size = stream_chunk_size(games - n_before, workers)
         bar = _Bar(games - n_before, progress, "musici")
         root = str(writer.temp)
+        writer.checkpoint()  # from the start: a run killed at once can still be resumed
 
         last = [time.monotonic()]
 
@@ -269,6 +281,8 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
         writer.abort()
         raise
     _finish(writer, report)
+    if writer.held.signal is not None:  # Ctrl-C while the complete result was put in place
+        raise Stopped(report)
     return report
 
 
@@ -295,7 +309,72 @@ def _counters(writer: ResultWriter, report: BatchReport) -> None:
 
 def _finish(writer: ResultWriter, report: BatchReport) -> None:
     _counters(writer, report)
-    writer.finish(complete=report.complete)
+    where = writer.finish(complete=report.complete)
+    if writer.kept_beside:
+        report.kept_beside = where
+
+
+def _text_specs(lineup: Sequence[StrategySpec]) -> list[str]:
+    return [spec for spec in lineup if isinstance(spec, str)]
+
+
+def _resume_config(writer: ResultWriter) -> dict[str, Any]:
+    """The run's config, checked field by field: a damaged one is one clear error."""
+    config = writer.config
+    where = writer.target
+
+    def need(key: str, ok: bool, expected: str) -> None:
+        if not ok:
+            raise SimulationError(f"{where}: the run's config has no valid {key!r} "
+                                  f"(expected {expected}); cannot resume it")
+
+    players = config.get("players")
+    need("players", isinstance(players, list) and len(players) in (3, 4)
+         and all(isinstance(p, str) for p in players), "3 or 4 strategy names")
+    need("games", type(config.get("games")) is int and config["games"] >= 1, "a positive integer")
+    need("seed", type(config.get("seed")) is int and config["seed"] >= 0,
+         "a non-negative integer")
+    need("rules", isinstance(config.get("rules"), dict), "an object of rule options")
+    for key in ("rotate", "events"):
+        need(key, type(config.get(key)) is bool, "true or false")
+    need("cards_fingerprint", isinstance(config.get("cards_fingerprint"), str), "a text")
+    need("cards_path", config.get("cards_path") is None or isinstance(config["cards_path"], str),
+         "a path or null")
+    limits = config.get("limits", {})
+    need("limits", isinstance(limits, dict) and set(limits) <= {
+        "decision_seconds", "game_seconds", "memory_mb"} and all(
+        v is None or (type(v) in (int, float)) for v in limits.values()), "limits or nulls")
+    prints = config.get("players_fingerprints", {})
+    need("players_fingerprints", isinstance(prints, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in prints.items()), "file hashes")
+    return config
+
+
+def _resume_lineup(config: dict[str, Any], players: Sequence[str] | str | None,
+                   where: Path) -> list[str]:
+    """The run's own line-up, run only when the user names it if it loads code from files."""
+    recorded: list[str] = config["players"]
+    if players is not None:
+        given = ([p.strip() for p in players.split(",") if p.strip()]
+                 if isinstance(players, str) else list(players))
+        if given != recorded:
+            raise SimulationError(f"--players {','.join(map(str, given))} is not the line-up "
+                                  f"the run in {where} started with ({','.join(recorded)}); a "
+                                  f"resume plays the run's own line-up")
+    else:
+        code = [p for p in recorded if names_code(p)]
+        if code:
+            raise SimulationError(
+                f"{where}: the run's line-up names code in files or modules "
+                f"({', '.join(dict.fromkeys(code))}); musici runs it only when you name "
+                f"it: give --players {','.join(recorded)} (players=... in Python)")
+    prints = config.get("players_fingerprints", {})
+    for spec in recorded:
+        if spec in prints and spec_fingerprint(spec) != prints[spec]:
+            raise SimulationError(f"bot file {spec} changed since the run started (its SHA-256 "
+                                  f"differs); a resume must play the same bots: restore the "
+                                  f"file, or start a new run")
+    return recorded
 
 
 class Stopped(KeyboardInterrupt):

@@ -123,11 +123,12 @@ def _resolve_name(spec: str) -> Callable[..., Any]:
         module_name, attr, _ = _BUILTIN[spec]
         return getattr(importlib.import_module(module_name), attr)
     path, colon, attr = spec.rpartition(":") if ":" in spec else (spec, "", "")
-    if path.endswith(".py") or spec.endswith(".py"):
-        module = _load_file(path if colon else spec)
+    file = _file_of(spec)
+    if file is not None:
+        module = _load_file(file)
         attr = attr if colon else "strategy"
         if not hasattr(module, attr):
-            raise StrategySpecError(f"strategy file {path or spec!r} has no attribute {attr!r}")
+            raise StrategySpecError(f"strategy file {file!r} has no attribute {attr!r}")
         return getattr(module, attr)
     if colon:
         try:
@@ -192,6 +193,35 @@ def make_strategy(spec: StrategySpec) -> Strategy:
     return player
 
 
+def names_code(spec: str) -> bool:
+    """Whether a text spec loads code from a file or a module path (not a known name)."""
+    return spec not in _BUILTIN and spec not in _REGISTERED and spec not in {
+        ep.name for ep in _entry_points()}
+
+
+def _file_of(spec: str) -> str | None:
+    """The file part of a ``file.py`` or ``file.py:name`` spec (None for other forms)."""
+    path, colon, _ = spec.rpartition(":") if ":" in spec else (spec, "", "")
+    if path.endswith(".py") or spec.endswith(".py"):
+        return path if colon else spec
+    return None
+
+
+def spec_file(spec: str) -> Path | None:
+    """The Python file a ``file.py[:name]`` spec loads, or None for other specs."""
+    file = _file_of(spec) if names_code(spec) else None
+    return None if file is None else Path(file)
+
+
+def spec_fingerprint(spec: str) -> str | None:
+    """SHA-256 of the file a ``file.py`` spec loads (None for other specs or a missing file),
+    so a resumed batch can tell that a bot file changed since the batch started."""
+    file = spec_file(spec)
+    if file is None or not file.is_file():
+        return None
+    return hashlib.sha256(file.read_bytes()).hexdigest()
+
+
 def strategy_label(spec: StrategySpec) -> str:
     """A short name for tables: the spec text, or the object's name."""
     if isinstance(spec, str):
@@ -205,5 +235,6 @@ def strategy_label(spec: StrategySpec) -> str:
 
 __all__ = [
     "ENTRY_POINT_GROUP", "Strategy", "StrategySpec", "StrategySpecError", "available_strategies",
-    "make_strategy", "register_strategy", "strategy_factory", "strategy_label",
+    "make_strategy", "names_code", "register_strategy", "spec_file", "spec_fingerprint",
+    "strategy_factory", "strategy_label",
 ]
