@@ -16,8 +16,8 @@ from musici.sim.compare import Setup, compare
 from musici.sim.limits import Limits
 from musici.sim.simulate import SimulationResult, simulate
 from musici.sim.store import check_target
-from musici.strategies.registry import names_code
 from musici.sim.stream import BatchReport, Stopped, resume, simulate_to
+from musici.strategies.registry import names_code
 
 DEFAULT_PLAYERS = "greedy,random,random,random"
 

@@ -547,10 +547,13 @@ def read_manifest(directory: str | Path) -> dict[str, Any]:
     return _load_manifest(path)
 
 
-def _load_manifest(path: Path, dir_fd: int | None = None, *, owned: bool = False
-                   ) -> dict[str, Any]:
+def _load_manifest(path: Path, dir_fd: int | None = None, *, owned: bool = False,
+                   shown: Path | None = None) -> dict[str, Any]:
+    """Read and check a manifest (``path`` relative to ``dir_fd`` if given; ``shown`` is
+    the path its errors name)."""
+    opened, path = path, shown or path
     try:
-        with _open_regular(path, dir_fd, owned=owned) as f:
+        with _open_regular(opened, dir_fd, owned=owned) as f:
             data = f.read(MAX_MANIFEST_BYTES + 1)
     except FileNotFoundError:
         raise ResultError(f"{path} is missing") from None
@@ -653,7 +656,7 @@ class _Snapshot:
             os.stat(MANIFEST, dir_fd=self.fd, follow_symlinks=False)
         except FileNotFoundError:
             return read_manifest(self.directory)  # its clear words for what is missing
-        return _load_manifest(Path(MANIFEST), self.fd)
+        return _load_manifest(Path(MANIFEST), self.fd, shown=self.directory / MANIFEST)
 
     def open_part(self, entry: dict[str, Any]) -> Any:
         frame, name = entry["file"].split("/")
