@@ -331,8 +331,11 @@ class ResultWriter:
             raise
 
     def _checkpoints(self, parent: Path, name: str) -> list[tuple[Path, dict[str, Any]]]:
-        """DIR's own checkpoints: this user's, of the last run started on DIR."""
+        """DIR's own checkpoints: this user's, of the last run started on DIR (a checkpoint
+        with no run id, or with no run recorded in the lock, is nobody's: never adopted)."""
         recorded = self._lock.recorded()
+        if not recorded:
+            return []
         found = []
         for temp in _temps(parent, name):
             if not _owned_dir(temp):
