@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
+import stat
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,7 +24,8 @@ from typing import Any
 
 import networkx as nx
 
-from musici.composers import ERAS, GROUPS, Composer, lineage_graph, lineage_pairs
+from musici.atomic import FileTooLargeError, NotRegularFileError, file_kind, read_bounded, show_bytes
+from musici.composers import ERAS, GROUPS, Composer, Lineage, lineage_graph
 from musici.decisions import brief
 from musici.economy import HALLS, HIRE_PRICE, MONEY_UNIT, SALARY
 
@@ -51,6 +55,20 @@ VIRTUOSOS: Mapping[str, tuple[str, str]] = MappingProxyType({
 
 
 BACKS: tuple[str, ...] = ("score", "authentic", "modern")  # the card backs (COMP.5, COMP.7)
+
+# The most bytes a card set file may hold. The bundled set is 20 KB (97 cards, 50-odd
+# composers), and a card set always has 97 cards; 1 MB leaves room for long names and a
+# large composer table, and refuses the wrong file (a log, an image, /dev/zero) before it
+# fills memory.
+MAX_CARDSET_BYTES = 2**20
+# Characters that are not text on one line: the C0 and C1 controls (ESC, CSI, BEL, CR,
+# newline, ...), DEL, the line and paragraph separators, and the bidirectional embeddings,
+# overrides and isolates (which reorder what follows them). The terminal printer escapes them.
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# Of those, the ones a card file's names and ids may not hold: all but tab and newline
+# (layout, which a terminal does not act on), so an escape sequence in a name cannot reach
+# the terminal of whoever prints a game played with it.
+REFUSED_IN_NAMES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 class CardSetError(ValueError):
@@ -151,7 +169,7 @@ class CardSet:
     # P3.HALL rents in G: the rules' by default; a card file may set others (a designer's
     # what-if, e.g. the tuner's "opera:rent=+50"). Capacities stay the rules'.
     hall_rents: Mapping[str, int] = field(default_factory=lambda: _default_rents())
-    _pairs: dict[bool, frozenset[tuple[str, str]]] = field(default_factory=dict, repr=False)
+    _lineage: dict[str, Lineage] = field(default_factory=dict, repr=False, compare=False)
     _document: str = field(default="", repr=False, compare=False)  # canonical JSON, for pickling
 
     def __reduce__(self) -> tuple[Any, tuple[str, str, str]]:
@@ -171,11 +189,11 @@ class CardSet:
 
     def in_lineage(self, a: str, b: str, *, any_depth: bool = True) -> bool:
         """RESTORE.2: whether composers ``a`` and ``b`` stand in one teaching lineage."""
-        pairs = self._pairs.get(any_depth)
-        if pairs is None:
-            pairs = lineage_pairs(self.lineage_graph(), any_depth=any_depth)
-            self._pairs[any_depth] = pairs
-        return (a, b) in pairs
+        lineage = self._lineage.get("index")
+        if lineage is None:  # built once, in time linear in the composer table
+            focus = {card.composer for card in self.music.values()}
+            lineage = self._lineage["index"] = Lineage(self.composers.values(), focus)
+        return lineage.related(a, b, any_depth=any_depth)
 
     def performer(self, item: str) -> tuple[str, str]:
         """(style, part) of an orchestra card or a virtuoso special card (SPECIAL.P3/P4)."""
@@ -240,6 +258,11 @@ def _field(source: str, where: str, record: Any, name: str, kind: type | tuple[t
     if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
         expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise _fail(source, where, f"field {name!r} must be {expected}, got {_show(value)}")
+    if isinstance(value, str) and (bad := REFUSED_IN_NAMES.search(value)) is not None:
+        # A name with ESC in it would drive the terminal of whoever prints the game.
+        raise _fail(source, where, f"field {name!r} holds the control character "
+                                   f"U+{ord(bad.group()):04X} at position {bad.start()} "
+                                   f"({_show(value)}); names must be printable text")
     return value
 
 
@@ -458,13 +481,45 @@ def _rebuild_cardset(document: str, source: str, fingerprint: str) -> CardSet:
     return cards
 
 
+def _too_large(path: str | Path, size: int | None) -> CardSetError:
+    limit = show_bytes(MAX_CARDSET_BYTES)
+    held = f"of {show_bytes(size)}" if size is not None else f"of more than {limit}"
+    return CardSetError(f"{path}: card set file {held}; a card set is a few KB (the limit is "
+                        f"{limit}): is it the right file?")
+
+
+def check_cardset_file(path: str | Path) -> None:
+    """Refuse, from its metadata alone, a card set file that is no regular file or is over
+    :data:`MAX_CARDSET_BYTES` (reading it, :func:`load_cardset` checks again, by the bytes)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return  # load_cardset says clearly why it cannot be read
+    if not stat.S_ISREG(info.st_mode):
+        raise CardSetError(f"{path}: cannot read card set file: is a {file_kind(info.st_mode)}, "
+                           f"not a regular file")
+    if info.st_size > MAX_CARDSET_BYTES:
+        raise _too_large(path, info.st_size)
+
+
+def read_cardset_bytes(path: str | Path) -> bytes:
+    """A card set file's bytes: a regular file of at most :data:`MAX_CARDSET_BYTES`, else a
+    one-line :class:`CardSetError` (a FIFO or ``/dev/zero`` neither hangs nor fills memory)."""
+    try:
+        return read_bounded(path, MAX_CARDSET_BYTES)
+    except FileTooLargeError as exc:
+        raise _too_large(path, exc.size) from None
+    except OSError as exc:  # NotRegularFileError too: "is a directory, not a regular file"
+        why = str(exc) if isinstance(exc, NotRegularFileError) else (exc.strerror or str(exc))
+        raise CardSetError(f"{path}: cannot read card set file: {why}") from None
+
+
 def load_cardset(path: str | Path) -> CardSet:
     """Load and validate a card set file (JSON, the shape of the bundled set)."""
     path = Path(path)
+    raw = read_cardset_bytes(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CardSetError(f"{path}: cannot read card set file: {exc.strerror or exc}") from None
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise CardSetError(f"{path}: card set file is not UTF-8 text") from None
     try:

@@ -5,18 +5,26 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
+import stat
 import sys
+import tempfile
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from musici.cards import CardSetError, load_cardset, standard_cardset
+from musici.atomic import TEMP_PREFIX, file_kind
+from musici.cards import CONTROL_CHARACTERS, CardSetError, load_cardset, standard_cardset
+from musici.decisions import Decision, brief
 from musici.describe import PHASE_NAMES, describe_event
-from musici.engine import Game, GameError
+from musici.engine import Game, GameError, StrategyError
 from musici.rules import RuleOptionError, RuleSet
 from musici.strategies import make_strategy
+from musici.strategies.registry import StrategySpecError
+from musici.views import PlayerView
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,47 +54,145 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _check_save(path: str | None) -> None:
-    """Fail before the game, not after it, when the save cannot be written."""
+    """Fail before the game, not after it, when the save cannot be written: the target
+    must be absent or a regular file (a device, FIFO or socket would be replaced), and a
+    file must be creatable beside it (as the atomic write will; root passes ``os.access``
+    on ``/proc`` or a read-only mount, and cannot create a file there either)."""
     if path is None:
         return
     if path == "":
         raise ValueError("--save is an empty string; name a JSON file")
     target = Path(path)
-    if target.is_dir():
+    try:
+        mode: int | None = os.stat(target).st_mode  # stat, not open: a FIFO would block
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    except OSError as exc:
+        raise ValueError(f"--save {path}: cannot look at it: {exc.strerror or exc}") from None
+    if mode is not None and stat.S_ISDIR(mode):
         raise ValueError(f"--save {path}: is a directory; name a file")
+    if mode is not None and not stat.S_ISREG(mode):
+        raise ValueError(f"--save {path}: is a {file_kind(mode)}, not a regular file; saving "
+                         f"would replace it")
     parent = target.parent
     if not parent.is_dir():
         raise ValueError(f"--save {path}: the directory {parent} does not exist")
     if not os.access(parent, os.W_OK):
         raise ValueError(f"--save {path}: the directory {parent} is not writable")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=TEMP_PREFIX + target.name + ".", dir=parent)
+    except OSError as exc:
+        raise ValueError(f"--save {path}: cannot create a file in {parent}: "
+                         f"{exc.strerror or exc}") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def _printable(text: str) -> str:
+    """``text`` as one line with control characters shown as escapes (ESC as ``\\x1b``),
+    so nothing printed can drive the terminal: card names holding them are refused when
+    the card set loads, and this is the second line of defence."""
+    return CONTROL_CHARACTERS.sub(_escape, text)
+
+
+def _one_line(exc: BaseException) -> str:
+    """``SystemExit``, ``SystemExit: 3``: what a non-Exception said, on one short line."""
+    text = " ".join(brief(exc, 300, text=True).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class _Seat:
+    """A seat's strategy, remembering a ``BaseException`` it raised (``sys.exit()``, a
+    ``KeyboardInterrupt`` it made itself, ...), which the engine lets through, so the command
+    can report it as that bot's failure instead of ending quietly with status 0."""
+
+    __slots__ = ("raised", "strategy")
+
+    def __init__(self, strategy: Callable[[PlayerView, Decision], Any]) -> None:
+        self.strategy = strategy
+        self.raised: BaseException | None = None
+
+    def __call__(self, view: PlayerView, decision: Decision) -> Any:
+        try:
+            return self.strategy(view, decision)
+        except Exception:
+            raise  # the engine reports it (StrategyError)
+        except BaseException as exc:
+            self.raised = exc
+            raise
+
+
+def _real_stop(args: argparse.Namespace, exc: BaseException) -> bool:
+    """Whether ``exc`` is the user's Ctrl-C or SIGTERM (not a bot's own KeyboardInterrupt)."""
+    if not isinstance(exc, KeyboardInterrupt):
+        return False
+    stopping = getattr(args, "stop_requested", None)
+    return stopping is None or bool(stopping())  # no handler to tell: take it as the user's
+
+
+def _strategies(args: argparse.Namespace, names: list[str]) -> list[_Seat]:
+    seats = []
+    for name in names:
+        try:
+            seats.append(_Seat(make_strategy(name)))
+        except Exception:
+            raise
+        except BaseException as exc:  # a factory calling sys.exit() (e.g. "sys:exit")
+            if _real_stop(args, exc):
+                raise
+            raise StrategySpecError(f"strategy {name!r} could not be created: it raised "
+                                    f"{_one_line(exc)}") from None
+    return seats
+
+
+def _play_game(args: argparse.Namespace, game: Game, seats: list[_Seat], names: list[str]) -> None:
+    try:
+        game.play(seats)
+    except Exception:
+        raise
+    except BaseException as exc:
+        seat = next((i for i, s in enumerate(seats) if s.raised is exc), None)
+        decision = game.decision
+        if seat is None or decision is None or _real_stop(args, exc):
+            raise
+        raise StrategyError(
+            f"strategy of seat {seat} ({names[seat]}) raised {_one_line(exc)} while answering "
+            f"{decision.kind} ({decision.rule}) at month {game.month} {game.phase} "
+            f"(seed {game.seed}, step {game.step}); a strategy must return an answer") from None
 
 
 def _play(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.players.split(",") if n.strip()]
-    strategies = [make_strategy(n) for n in names]
+    strategies = _strategies(args, names)
     rule_args = list(args.rule)
     if args.months is not None:
         if any(a.partition("=")[0].strip() == "RULING-MONTHS" for a in rule_args):
             raise ValueError("give the number of months once: --months or --rule RULING-MONTHS=N")
         rule_args.append(f"RULING-MONTHS={args.months}")
     rules = RuleSet.parse(rule_args)
-    if args.cards:
-        from musici.sim.simulate import check_cardset_size
-
-        check_cardset_size(args.cards)
     cards = load_cardset(args.cards) if args.cards else standard_cardset()
     if args.seat is not None and not 0 <= args.seat < len(strategies):
         raise ValueError(f"--seat {args.seat}: seats are numbered 0 to {len(strategies) - 1} "
                          f"for {len(strategies)} players")
     _check_save(args.save)
     game = Game(players=len(strategies), seed=args.seed, rules=rules, cards=cards)
-    game.play(strategies)
+    _play_game(args, game, strategies, names)
     out = sys.stdout
-    print(f"I Musici: {len(names)} players ({', '.join(names)}), seed {args.seed}, "
-          f"{rules.months} months, card set {cards.name!r}", file=out)
+
+    def say(line: str) -> None:  # one line, nothing in it that a terminal would act on
+        print(_printable(line), file=out)
+
+    say(f"I Musici: {len(names)} players ({', '.join(names)}), seed {args.seed}, "
+        f"{rules.months} months, card set {cards.name!r}")
     changed = rules.non_default()
     if changed:
-        print("rule options: " + ", ".join(f"{k}={v}" for k, v in changed.items()), file=out)
+        say("rule options: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
     month, phase = None, None
     summary_kinds = {"month_end", "award", "marker_penalty", "final"}
     for event in game.events_for(args.seat):
@@ -94,23 +200,25 @@ def _play(args: argparse.Namespace) -> int:
             continue
         if event.month != month and event.phase != "END":
             month = event.month
-            print(f"\n=== Month {month} ===", file=out)
+            print(file=out)
+            say(f"=== Month {month} ===")
         if event.phase != phase:
             phase = event.phase
             if not args.brief or phase == "END":
-                print(f"-- {PHASE_NAMES.get(phase, phase)}", file=out)
-        print("  " + describe_event(event, cards), file=out)
-    print("\nFinal standings (END.WIN: fame, then money):", file=out)
+                say(f"-- {PHASE_NAMES.get(phase, phase)}")
+        say("  " + describe_event(event, cards))
+    print(file=out)
+    say("Final standings (END.WIN: fame, then money):")
     for row in game.standings():
         fame = row["fame"]
         shown = f"{float(fame):.2f}" if fame.denominator != 1 else str(fame.numerator)
         mark = "  winner" if row["winner"] else ""
-        print(f"  {row['rank']}. seat {row['seat']} ({names[row['seat']]}): fame {shown}, "
-              f"money {row['money']} G{mark}", file=out)
-    print(f"({game.step} decisions)", file=out)
+        say(f"  {row['rank']}. seat {row['seat']} ({names[row['seat']]}): fame {shown}, "
+            f"money {row['money']} G{mark}")
+    say(f"({game.step} decisions)")
     if args.save:
         game.save(args.save)
-        print(f"saved to {args.save}", file=out)
+        say(f"saved to {args.save}")
     return 0
 
 
@@ -142,6 +250,7 @@ def main(argv: Sequence[str] | None = None, *, as_program: bool = False) -> int:
     guard = _StopOnce()
     previous = ((signal.signal(signal.SIGINT, guard), signal.signal(signal.SIGTERM, guard))
                 if main_thread else None)
+    args.stop_requested = lambda: guard.stopping
     shown = warnings.showwarning
     warnings.showwarning = _warning
     try:
@@ -153,7 +262,11 @@ def main(argv: Sequence[str] | None = None, *, as_program: bool = False) -> int:
         print("musici: stopped", file=sys.stderr)
         return 130
     except (RuleOptionError, CardSetError, GameError, ValueError, OSError) as exc:
-        print(f"musici: error: {exc}", file=sys.stderr)
+        print(_printable(f"musici: error: {' '.join(str(exc).splitlines())}"), file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # sys.exit() in a bot or plug-in: not a finished command
+        print(_printable(f"musici: error: the command was ended by {_one_line(exc)} from "
+                         f"inside it (a strategy or plug-in calling sys.exit()?)"), file=sys.stderr)
         return 2
     finally:
         warnings.showwarning = shown
@@ -173,7 +286,8 @@ def program() -> int:
 
 def _warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
              file: object = None, line: str | None = None) -> None:
-    print(f"musici: warning: {message}", file=sys.stderr)  # one line, no source location
+    # one line, no source location
+    print(_printable(f"musici: warning: {' '.join(str(message).splitlines())}"), file=sys.stderr)
 
 
 def _quiet_stdout() -> None:

@@ -19,7 +19,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from musici.atomic import write_text
+from musici.atomic import FileTooLargeError, NotRegularFileError, read_bounded, show_bytes, write_text
 from musici.cards import CardSet, bundled_cardset, parse_json, standard_cardset
 from musici.decisions import IllegalAnswer, brief
 from musici.engine import Game, GameError
@@ -30,6 +30,12 @@ SAVE_VERSION = 2
 READABLE_VERSIONS = (1, 2)  # version 1: the same without the check
 _FIELDS = ("format", "version", "players", "seed", "rules", "cardset", "answers", "seat_rngs")
 _FIELDS_V2 = (*_FIELDS, "check")
+# The most bytes a saved game may hold. A 12-month 4-player game saves in 30–32 KB (at most
+# some 550 answers and four generator states of 625 numbers; measured over 60 games of the
+# random, greedy, collector and mixed bots), 57 KB re-indented with 2 spaces, 125 KB with
+# 8. 1 MB is eight times the largest of these and refuses the wrong file before it fills
+# memory.
+MAX_SAVE_BYTES = 2**20
 
 
 class SaveFileError(ValueError):
@@ -178,9 +184,19 @@ def loads(text: str, cards: CardSet | None = None, source: str = "<string>") -> 
 
 
 def load(path: str | Path, cards: CardSet | None = None) -> Game:
+    """Load a saved game file: a regular file of at most :data:`MAX_SAVE_BYTES`."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveFileError(f"{path}: cannot read saved game: {exc}") from None
+        raw = read_bounded(path, MAX_SAVE_BYTES)
+    except FileTooLargeError as exc:
+        held = show_bytes(exc.size) if exc.size is not None else f"more than {show_bytes(MAX_SAVE_BYTES)}"
+        raise SaveFileError(f"{path}: saved game file of {held}; a saved game is some 30 KB (the "
+                            f"limit is {show_bytes(MAX_SAVE_BYTES)}): is it the right file?") from None
+    except OSError as exc:  # NotRegularFileError too: "is a directory, not a regular file"
+        why = str(exc) if isinstance(exc, NotRegularFileError) else (exc.strerror or str(exc))
+        raise SaveFileError(f"{path}: cannot read saved game: {why}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SaveFileError(f"{path}: cannot read saved game: not UTF-8 text ({_line(exc)})") from None
     return loads(text, cards, str(path))

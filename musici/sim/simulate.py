@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from musici.cards import CardSet, load_cardset, standard_cardset
+from musici.cards import CardSet, check_cardset_file, load_cardset, standard_cardset
 from musici.rules import RuleSet
 from musici.sim.backends import (
     OnDied,
@@ -49,19 +49,10 @@ def as_rules(rules: RuleSet | Mapping[str, Any] | None) -> RuleSet:
     raise SimulationError(f"rules must be a RuleSet or a mapping of option names, got {rules!r}")
 
 
-MAX_CARDSET_BYTES = 8 * 2**20  # the bundled set is 20 KB; a file of megabytes is the wrong file
-
-
 def check_cardset_size(path: str | Path) -> None:
-    """Refuse a huge file before reading it whole (a card set is a few kilobytes)."""
-    try:
-        size = Path(path).stat().st_size
-    except OSError:
-        return  # load_cardset says clearly why it cannot be read
-    if size > MAX_CARDSET_BYTES:
-        raise SimulationError(f"{path}: card set file of {size / 2**20:.0f} MB; a card set is a "
-                              f"few KB (the limit is {MAX_CARDSET_BYTES // 2**20} MB): is it the "
-                              f"right file?")
+    """Refuse a card set file that is no regular file or is over ``MAX_CARDSET_BYTES``
+    (musici.cards, which owns the limit), from its metadata; loading checks it by the bytes."""
+    check_cardset_file(path)
 
 
 def as_cards(cards: CardSet | str | Path | None) -> CardSet:
@@ -70,8 +61,7 @@ def as_cards(cards: CardSet | str | Path | None) -> CardSet:
     if isinstance(cards, CardSet):
         return cards
     if isinstance(cards, str | Path):
-        check_cardset_size(cards)
-        return load_cardset(cards)
+        return load_cardset(cards)  # bounded: a regular file of at most MAX_CARDSET_BYTES
     raise SimulationError(f"cards must be a CardSet or a card-set file path, got {cards!r}")
 
 

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +28,7 @@ from typing import Any
 
 import pandas as pd
 
+from musici.atomic import write_text
 from musici.cards import CardSet, cardset_from_data, parse_json, standard_cardset_data
 from musici.economy import HALLS
 from musici.rules import RuleSet
@@ -365,16 +364,9 @@ class TuneResult:
 
 
 def _atomic_write(path: Path, text: str) -> Path:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # musici.atomic: the umask's mode like any output (not mkstemp's 0600), a device or FIFO
+    # refused rather than replaced, the temporary file removed on any error
+    write_text(path, text)
     return path
 
 
