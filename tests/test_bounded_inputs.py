@@ -563,3 +563,12 @@ def test_card_copies_are_independent_of_the_lineage_cache():
     b = cardset_from_data(copy.deepcopy(standard_cardset_data()))
     a.in_lineage("corelli", "geminiani")
     assert a == b
+
+
+def test_tune_cards_from_dev_zero_fail_with_one_line_not_all_memory():
+    # The tuner's own card reader (card_document) read the file whole before it was bounded.
+    result = run_limited("import sys; from musici.cli import main; "
+                         "sys.exit(main(['tune', '--players', 'random,random,random', "
+                         "'--games', '2', '--cards', '/dev/zero']))")
+    assert result.returncode == 2, result.stderr[-500:]
+    one_error_line(result.stderr, "/dev/zero", "not a regular file")

@@ -29,7 +29,13 @@ from typing import Any
 import pandas as pd
 
 from musici.atomic import write_text
-from musici.cards import CardSet, cardset_from_data, parse_json, standard_cardset_data
+from musici.cards import (
+    CardSet,
+    cardset_from_data,
+    parse_json,
+    read_cardset_bytes,
+    standard_cardset_data,
+)
 from musici.economy import HALLS
 from musici.rules import RuleSet
 from musici.sim.compare import Comparison, Setup, compare
@@ -76,7 +82,7 @@ def card_document(cards: CardSet | str | Path | None) -> dict[str, Any]:
         return standard_cardset_data()
     if isinstance(cards, CardSet):
         return json.loads(cards._document)
-    return parse_json(Path(cards).read_text(encoding="utf-8"))
+    return parse_json(read_cardset_bytes(cards))  # bounded: a FIFO or /dev/zero is refused
 
 
 def apply_changes(document: Mapping[str, Any], changes: Sequence[Change], *,
