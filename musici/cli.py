@@ -255,9 +255,14 @@ def main(argv: Sequence[str] | None = None, *, as_program: bool = False) -> int:
     warnings.showwarning = _warning
     try:
         return int(args.run(args))
-    except BrokenPipeError:  # `musici play | head`: the reader left; nothing more to say
-        _quiet_stdout()
-        return 0
+    except BrokenPipeError as exc:
+        if _stdout_gone():  # `musici play | head`: the reader left; nothing more to say
+            _quiet_stdout()
+            return 0
+        # Another pipe broke (a worker that died, say): a failure, never a quiet exit 0.
+        print(_printable(f"musici: error: {exc.strerror or exc} (a pipe inside musici "
+                         f"broke; stdout is fine)"), file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("musici: stopped", file=sys.stderr)
         return 130
@@ -288,6 +293,18 @@ def _warning(message: Warning | str, category: type[Warning], filename: str, lin
              file: object = None, line: str | None = None) -> None:
     # one line, no source location
     print(_printable(f"musici: warning: {' '.join(str(message).splitlines())}"), file=sys.stderr)
+
+
+def _stdout_gone() -> bool:
+    """Whether stdout is a pipe whose reader has left (POLLERR on its write end)."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):  # no real descriptor (captured, closed)
+        return False
 
 
 def _quiet_stdout() -> None:
