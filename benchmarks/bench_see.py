@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from musici import standard_cardset
 from musici.analysis import bonus_figure, lineage_figure
-from musici.sim.compare import Setup, compare
+from musici.playtest.compare import Setup, compare
 from musici.widgets import BonusExplorer, Workbench
 
 LINEUP = ["impresario", "merchant", "collector", "greedy"]

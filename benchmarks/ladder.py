@@ -21,7 +21,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from musici.sim.ladder import SCALE, _ratings, ladder
+from musici.playtest.ladder import SCALE, _ratings, ladder
 
 
 def play(args: argparse.Namespace) -> None:

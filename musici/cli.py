@@ -46,9 +46,11 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--save", default=None, help="write the finished game to this JSON file")
     play.set_defaults(run=_play)
     from musici.analysis.cli_review import add_commands as add_review_commands
+    from musici.playtest.cli import add_commands as add_playtest_commands
     from musici.sim.cli import add_commands  # imported here: `musici play` needs no pandas
 
-    add_commands(sub)
+    add_commands(sub)  # simulate, strategies
+    add_playtest_commands(sub)  # compare, balance, ladder, tune
     add_review_commands(sub)
     return parser
 

@@ -899,7 +899,7 @@ PLAY = [
     an interval that lies wholly above or below 0 is a clear effect at this batch size.
     """),
     code("""
-    from musici.sim.compare import Setup, compare
+    from musici.playtest.compare import Setup, compare
 
     comparison = compare(Setup(["greedy"] * 4, name="greedy"),
                          Setup([stingy, "greedy", "greedy", "greedy"], name="stingy in entry 0"),
@@ -986,7 +986,7 @@ WHAT_IF = [
     from musici.analysis import fan_chart
     from musici.analysis.whatif import clear_effect, effects_figure
     from musici.rules import RULE_OPTIONS
-    from musici.sim.compare import Setup, compare
+    from musici.playtest.compare import Setup, compare
 
     GAMES = 30  # games per arm: a demonstration; real studies use 1000+
     JOBS = 2    # worker processes (1 plays in this process)
@@ -1131,7 +1131,7 @@ BALANCE = [
 
     from musici.analysis.palette import strategy_colours
     from musici.sim import simulate
-    from musici.sim.balance import MIN_PLAYS, balance_report
+    from musici.playtest.balance import MIN_PLAYS, balance_report
 
     GAMES = 60  # a demonstration; real studies use 1000+ games
     LINEUP = ["impresario", "merchant", "collector", "greedy"]

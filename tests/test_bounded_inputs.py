@@ -423,7 +423,7 @@ def test_a_failed_atomic_write_names_its_target_not_the_temporary_file(tmp_path)
 
 
 def test_tune_outputs_get_the_umask_mode_not_0600(tmp_path):
-    from musici.sim.tuning import TuneResult
+    from musici.playtest.tuning import TuneResult
 
     # TuneResult.write with the parts it writes: the tuned card file and the report
     stub = SimpleNamespace(cards=SimpleNamespace(_document='{"name": "tuned"}'), changes=["x"],

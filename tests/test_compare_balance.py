@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from musici.playtest.balance import balance_report
+from musici.playtest.compare import Setup, compare
 from musici.sim import SimulationError, simulate
-from musici.sim.balance import balance_report
-from musici.sim.compare import Setup, compare
 
 LINEUP = ["greedy", "random", "random", "random"]
 

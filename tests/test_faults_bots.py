@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from musici.cli import main
+from musici.playtest.compare import compare
 from musici.sim import game_seed, simulate
-from musici.sim.compare import compare
 from musici.sim.limits import Limits
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from musici.sim.ladder import _design, fit_plackett_luce, ladder, ladder_tables
+from musici.playtest.ladder import _design, fit_plackett_luce, ladder, ladder_tables
 from musici.sim.simulate import SimulationError
 
 

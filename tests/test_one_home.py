@@ -78,7 +78,7 @@ NOT_RULE_NUMBERS: dict[tuple[str, str, int], str] = {
     ("musici/strategies/_ismcts_candidates.py", "<module>", 150):
         "a media bid the ismcts bot tries (a search candidate, not a price)",
     ("musici/widgets/since.py", "<module>", 400): "how many events the panel shows",
-    ("musici/sim/ladder.py", "<module>", 400):
+    ("musici/playtest/ladder.py", "<module>", 400):
         "the rating scale (400 points = a factor of 10 in strength, as Elo), not G",
 }
 # Rule amounts still written in text in files outside this change (issue 9): each is to move

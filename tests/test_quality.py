@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from musici.playtest.quality import quality_measures, quality_table, start_players
 from musici.sim import simulate
 from musici.sim.frames import COLUMNS
-from musici.sim.quality import quality_measures, quality_table, start_players
 from musici.sim.simulate import SimulationResult
 
 
@@ -119,7 +119,7 @@ def test_quality_table_labels_each_lineup() -> None:
 
 
 def test_balance_report_shows_the_quality_measures() -> None:
-    from musici.sim.balance import balance_report
+    from musici.playtest.balance import balance_report
 
     result = simulate(["greedy", "random", "random", "random"], games=4, seed=1, jobs=1)
     report = balance_report(result)

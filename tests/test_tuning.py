@@ -7,10 +7,8 @@ import pytest
 
 from musici import economy as E
 from musici.cards import CardSetError, load_cardset, standard_cardset, standard_cardset_data
-from musici.sim import tuning
-from musici.sim.frames import COLUMNS
-from musici.sim.simulate import SimulationResult
-from musici.sim.tuning import (
+from musici.playtest import tuning
+from musici.playtest.tuning import (
     Change,
     Target,
     TuneResult,
@@ -20,6 +18,8 @@ from musici.sim.tuning import (
     sensitivity,
     tune,
 )
+from musici.sim.frames import COLUMNS
+from musici.sim.simulate import SimulationResult
 
 LINEUP = ["impresario", "merchant", "collector", "greedy"]
 

@@ -11,9 +11,9 @@ import pytest
 
 from musici.analysis.palette import strategy_colour
 from musici.analysis.whatif import combine_results, effects_figure, flags_table
+from musici.playtest.compare import compare, paired_effects
 from musici.ruletext import rule_text
 from musici.sim import SimulationResult
-from musici.sim.compare import compare, paired_effects
 from musici.widgets import Workbench
 from musici.widgets.workbench import ruling_html
 

@@ -1,4 +1,4 @@
-"""Pictures and tables of a what-if comparison (``musici.sim.compare``) and its flags.
+"""Pictures and tables of a what-if comparison (``musici.playtest.compare``) and its flags.
 
 :func:`effects_figure` draws the paired effects with their intervals, **one x axis per
 metric** (a win share moves by about ±0.3, fame by about ±10: on a shared axis the
@@ -8,7 +8,7 @@ played in chunks (the workbench's progress bar) into one result.
 
 Example::
 
-    from musici.sim.compare import Setup, compare
+    from musici.playtest.compare import Setup, compare
     from musici.analysis.whatif import effects_figure
 
     c = compare(Setup(["greedy"] * 4, name="12 months"),
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 GAME_COLOUR = "#555"
 ROW_PX = 30  # per "who" row of one metric's panel
-# What each balance flag tests (musici.sim.balance), keyed by the flag's first word.
+# What each balance flag tests (musici.playtest.balance), keyed by the flag's first word.
 FLAG_TESTS: dict[str, str] = {
     "seat": "the seat's win-rate interval excludes 1/n (every seat saw the same strategies)",
     "strategy": "the strategy's per-seat win-rate interval lies above 1.5/n",
@@ -62,7 +62,7 @@ def effects_figure(effects: pd.DataFrame, *, metrics: Sequence[str] | None = Non
     for column in ("metric", "who", "effect", "low", "high"):
         if column not in effects.columns:
             raise ValueError(f"the effects frame has no column {column!r}; expected the "
-                             "effects of musici.sim.compare")
+                             "effects of musici.playtest.compare")
     chosen = list(dict.fromkeys(effects.metric)) if metrics is None else list(metrics)
     missing = [m for m in chosen if m not in set(effects.metric)]
     if missing or not chosen:
@@ -101,13 +101,13 @@ def effects_figure(effects: pd.DataFrame, *, metrics: Sequence[str] | None = Non
 
 def flags_table(flags: Sequence[str], arm: str = "") -> pd.DataFrame:
     """One row per balance flag: the arm, the flag's kind, the flag (its numbers) and the
-    test that raised it (``musici.sim.balance``)."""
+    test that raised it (``musici.playtest.balance``)."""
     rows = []
     for flag in flags:
         first = flag.split(" ", 1)[0]
         kind = FLAG_KINDS.get(first) or ("venue" if " is chosen " in flag else "other")
         rows.append({"arm": arm, "kind": kind, "flag": flag,
-                     "test": FLAG_TESTS.get(kind, "see musici.sim.balance")})
+                     "test": FLAG_TESTS.get(kind, "see musici.playtest.balance")})
     return pd.DataFrame(rows, columns=["arm", "kind", "flag", "test"])
 
 

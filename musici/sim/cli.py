@@ -1,4 +1,5 @@
-"""``musici simulate``, ``musici compare`` and ``musici balance``: batch runs from the shell."""
+"""``musici simulate`` and ``musici strategies``: batch runs from the shell (the analysis
+commands built on them are in :mod:`musici.playtest.cli`)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,6 @@ from typing import Any
 import pandas as pd
 
 from musici.rules import RuleSet
-from musici.sim.balance import balance_report
-from musici.sim.compare import Setup, compare
 from musici.sim.limits import Limits
 from musici.sim.simulate import SimulationResult, simulate
 from musici.sim.store import check_target
@@ -21,7 +20,6 @@ from musici.strategies.registry import names_code
 
 DEFAULT_PLAYERS = "greedy,random,random,random"
 
-BALANCE_FRAMES = ("games", "players", "concerts", "venues", "specials")  # what the report reads
 
 
 def _batch_options(p: argparse.ArgumentParser, *, players: bool = True) -> None:
@@ -67,28 +65,8 @@ def add_commands(sub: Any) -> None:
                           "options are then taken from DIR")
     sim.set_defaults(run=_simulate)
 
-    cmp = sub.add_parser("compare", help="a what-if: two setups on the same seeds, paired effects")
-    _batch_options(cmp)
-    cmp.add_argument("--variant-players", default=None, help="the variant's line-up (default: same)")
-    cmp.add_argument("--variant-rule", action="append", default=[], metavar="NAME=VALUE",
-                     help="a rule option of the variant, on top of the base's")
-    cmp.add_argument("--variant-months", type=int, default=None)
-    cmp.add_argument("--variant-cards", default=None, help="the variant's card-set file")
-    cmp.set_defaults(run=_compare)
-
-    bal = sub.add_parser("balance", help="a balance report over a batch (or a saved one)")
-    _batch_options(bal)
-    bal.add_argument("--from", dest="source", default=None,
-                     help="report on a batch saved by `musici simulate --out DIR` "
-                          "(the batch options are then not used)")
-    bal.set_defaults(run=_balance)
-
     lst = sub.add_parser("strategies", help="list the strategies that can be named")
     lst.set_defaults(run=_strategies)
-
-    from musici.sim.cli_analysis import add_commands as add_analysis_commands
-
-    add_analysis_commands(sub)  # musici ladder, musici tune
 
 
 def _rules(rule_args: list[str], months: int | None, base: list[str] | None = None) -> RuleSet:
@@ -232,40 +210,6 @@ def _resume(args: argparse.Namespace) -> int:
     except Stopped as stop:
         return _stopped(stop.report)
     return _report(report)
-
-
-def _compare(args: argparse.Namespace) -> int:
-    base_rules = _rules(args.rule, args.months)
-    variant_rules = _rules(args.variant_rule, args.variant_months, base=args.rule + (
-        [f"RULING-MONTHS={args.months}"] if args.months is not None else []))
-    base = Setup(_lineup(args.players), base_rules, args.cards, "base")
-    variant = Setup(_lineup(args.variant_players or args.players), variant_rules,
-                    args.variant_cards or args.cards, "variant")
-    _check_backend(args)
-    result = compare(base, variant, args.games, seed=args.seed, rotate=not args.no_rotate,
-                     jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet,
-                     limits=_limits(args))
-    print(f"{args.games} paired games (same seeds and seats), seed {args.seed}")
-    for arm in (result.base, result.variant):
-        c = arm.config
-        print(f"  {c['name']}: {', '.join(c['players'])}; rules {c['rules'] or 'as RULES.md'}; "
-              f"cards {c['cards']!r}")
-    print("effect = variant - base, with 95% intervals on the paired differences:")
-    print(_table(result.effects))
-    return 0
-
-
-def _balance(args: argparse.Namespace) -> int:
-    if args.source == "":
-        raise ValueError("--from is an empty string; name a directory written by "
-                         "`musici simulate --out DIR`")
-    result = (SimulationResult.read_parquet(args.source, frames=BALANCE_FRAMES)
-              if args.source is not None else _run(args))
-    if not result.complete:
-        print(f"note: {args.source} is a partial run ({len(result.games)} of "
-              f"{result.config.get('games')} games)", file=sys.stderr)
-    print(balance_report(result).to_text())
-    return 0
 
 
 def _strategies(args: argparse.Namespace) -> int:

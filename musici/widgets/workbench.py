@@ -1,6 +1,6 @@
 """The designer's what-if workbench: pick rulings, line-ups, card sets; run; read effects.
 
-Both arms are played on common random numbers (``musici.sim.compare``) in chunks, so the
+Both arms are played on common random numbers (``musici.playtest.compare``) in chunks, so the
 progress bar moves while it runs; the button returns at once and the games are played in
 a background thread, so Voila and JupyterLab stay responsive. Chunk ``k`` of a run uses
 the batch seed ``game_seed(seed, k)``, and its games are numbered after the earlier
@@ -34,11 +34,11 @@ from musici.analysis.trajectories import fan_chart
 from musici.analysis.whatif import clear_effect, combine_results, effects_figure, flags_table
 from musici.atomic import write_bytes, write_text
 from musici.cards import CardSet, load_cardset
+from musici.playtest.balance import balance_report
+from musici.playtest.compare import Comparison, Setup, compare, paired_effects
 from musici.rules import RULE_OPTIONS, RuleSet
 from musici.ruletext import UnknownRuleError, rule_text
 from musici.sim import game_seed
-from musici.sim.balance import balance_report
-from musici.sim.compare import Comparison, Setup, compare, paired_effects
 from musici.strategies import available_strategies
 
 LINEUP: tuple[str, ...] = ("impresario", "merchant", "collector", "greedy")

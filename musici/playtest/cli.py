@@ -1,10 +1,22 @@
-"""``musici ladder`` and ``musici tune``: the rating ladder and the card-tuning workbench."""
+"""``musici compare``, ``balance``, ``ladder`` and ``tune``: the designer's analysis from the
+shell, on batches played by :mod:`musici.sim`."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from typing import Any
+
+from musici.playtest.balance import balance_report
+from musici.playtest.compare import Setup, compare
+from musici.sim.cli import _batch_options, _check_backend, _limits, _lineup, _table
+from musici.sim.cli import _rules as batch_rules
+from musici.sim.cli import _run as run_batch
+from musici.sim.simulate import SimulationResult
+
+# Every frame the balance report's measures read (the months frame: lead changes, comebacks
+# and "decided by END"); never the events.
+BALANCE_FRAMES = ("games", "players", "months", "concerts", "venues", "specials")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -19,6 +31,22 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def add_commands(sub: Any) -> None:
+    cmp = sub.add_parser("compare", help="a what-if: two setups on the same seeds, paired effects")
+    _batch_options(cmp)
+    cmp.add_argument("--variant-players", default=None, help="the variant's line-up (default: same)")
+    cmp.add_argument("--variant-rule", action="append", default=[], metavar="NAME=VALUE",
+                     help="a rule option of the variant, on top of the base's")
+    cmp.add_argument("--variant-months", type=int, default=None)
+    cmp.add_argument("--variant-cards", default=None, help="the variant's card-set file")
+    cmp.set_defaults(run=_compare)
+
+    bal = sub.add_parser("balance", help="a balance report over a batch (or a saved one)")
+    _batch_options(bal)
+    bal.add_argument("--from", dest="source", default=None,
+                     help="report on a batch saved by `musici simulate --out DIR` "
+                          "(the batch options are then not used)")
+    bal.set_defaults(run=_balance)
+
     lad = sub.add_parser("ladder", help="round-robin tables among bots: Plackett-Luce ratings "
                                         "with intervals and the pairwise win matrix")
     lad.add_argument("--bots", default="random,greedy,impresario,merchant,collector",
@@ -62,9 +90,41 @@ def add_commands(sub: Any) -> None:
 
 
 def _rules(args: argparse.Namespace) -> Any:
-    from musici.sim.cli import _rules as parse_rules
+    return batch_rules(args.rule, args.months)
 
-    return parse_rules(args.rule, args.months)
+
+def _compare(args: argparse.Namespace) -> int:
+    base_rules = batch_rules(args.rule, args.months)
+    variant_rules = batch_rules(args.variant_rule, args.variant_months, base=args.rule + (
+        [f"RULING-MONTHS={args.months}"] if args.months is not None else []))
+    base = Setup(_lineup(args.players), base_rules, args.cards, "base")
+    variant = Setup(_lineup(args.variant_players or args.players), variant_rules,
+                    args.variant_cards or args.cards, "variant")
+    _check_backend(args)
+    result = compare(base, variant, args.games, seed=args.seed, rotate=not args.no_rotate,
+                     jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet,
+                     limits=_limits(args))
+    print(f"{args.games} paired games (same seeds and seats), seed {args.seed}")
+    for arm in (result.base, result.variant):
+        c = arm.config
+        print(f"  {c['name']}: {', '.join(c['players'])}; rules {c['rules'] or 'as RULES.md'}; "
+              f"cards {c['cards']!r}")
+    print("effect = variant - base, with 95% intervals on the paired differences:")
+    print(_table(result.effects))
+    return 0
+
+
+def _balance(args: argparse.Namespace) -> int:
+    if args.source == "":
+        raise ValueError("--from is an empty string; name a directory written by "
+                         "`musici simulate --out DIR`")
+    result = (SimulationResult.read_parquet(args.source, frames=BALANCE_FRAMES)
+              if args.source is not None else run_batch(args))
+    if not result.complete:
+        print(f"note: {args.source} is a partial run ({len(result.games)} of "
+              f"{result.config.get('games')} games)", file=sys.stderr)
+    print(balance_report(result).to_text())
+    return 0
 
 
 def _backend(args: argparse.Namespace) -> dict[str, Any]:
@@ -77,8 +137,8 @@ def _backend(args: argparse.Namespace) -> dict[str, Any]:
 def _ladder(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from musici.sim.ladder import ladder
-    from musici.sim.quality import format_quality, quality_table
+    from musici.playtest.ladder import ladder
+    from musici.playtest.quality import format_quality, quality_table
 
     result = ladder(args.bots, args.games, seed=args.seed, players=args.players,
                     rules=_rules(args), cards=args.cards, bootstrap=args.bootstrap,
@@ -100,7 +160,7 @@ def _stderr(line: str) -> None:
 
 
 def _tune(args: argparse.Namespace) -> int:
-    from musici.sim import tuning
+    from musici.playtest import tuning
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     common = {"seed": args.seed, "rules": _rules(args), **_backend(args)}
