@@ -107,3 +107,94 @@ def test_venue_table_nets_costs_against_returns(report) -> None:
     assert (halls.cost_money_per_choice > 0).all()
     expected = (v.fame_per_concert.fillna(0) * v.concert_rate - v.cost_fame_per_choice)
     assert (v.net_fame_per_choice - expected).abs().max() < 1e-9
+
+
+def _section(text: str, heading: str) -> list[str]:
+    """The lines of one ``## heading`` section of a report's text, header row first."""
+    lines = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0].strip().splitlines()
+    return lines
+
+
+def test_every_card_played_in_the_batch_appears_in_the_text(report) -> None:
+    # issue 19 item 4: the text showed 12 rows of the card table, all discovery cards, so
+    # the flagged score cards never appeared
+    played = set(report.cards.card)
+    assert len(played) > 12
+    rows = _section(report.to_text(), "cards")[1:]
+    shown = {line.split()[0] for line in rows}
+    assert shown == played
+    assert all(not line.startswith("(first") for line in rows)
+
+
+def test_the_card_table_puts_flagged_cards_first() -> None:
+    from musici.playtest.balance import _cards
+
+    fame = {"S01": 1.0, "S02": 1.1, "S03": 0.9, "S04": 1.0, "S05": 1.2, "S06": 0.8, "S07": 1.0,
+            "S08": 5.0, "D01": 9.0}
+    plays = {card: 40 for card in fame} | {"S09": 9}  # S09: too few plays for a verdict
+    concerts = pd.DataFrame([{"card": card, "kind": "discovery" if card[0] == "D" else "score",
+                              "fame": fame.get(card, 0.0)}
+                             for card, n in plays.items() for _ in range(n)])
+    concerts = concerts.assign(card_fame=0.0, bonus=0.0, income=0, rating="fair")
+    table, flags = _cards(concerts)
+    assert table.card.iloc[0] == "S08" and table.flag.tolist()[:2] == ["*", ""]
+    assert flags == ["score card S08 gives 5.0 fame per play, more than 2 sd above the score "
+                     "cards' mean 1.5 (40 plays)"]
+    assert set(table.card) == set(plays)
+    assert list(table.card)[-2:] == ["D01", "S09"]  # no sd: the only card of its kind, 9 plays
+
+
+def test_a_shortened_text_says_how_many_rows_it_leaves_out(report) -> None:
+    text = report.to_text(rows=5)
+    n = len(report.cards)
+    assert f"(first 5 of {n} rows" in text
+
+
+def _with_turns(result, turns) -> object:
+    import dataclasses
+
+    players = result.players.drop(columns="turn", errors="ignore")
+    if turns is not None:
+        players = players.assign(turn=turns(players))
+    return dataclasses.replace(result, players=players)
+
+
+@pytest.fixture(scope="module")
+def short_batch():
+    return simulate(["greedy", "random", "random", "random"], games=16, seed=2, jobs=1,
+                    progress=False, rules={"RULING-MONTHS": 2})
+
+
+def test_seat_and_turn_position_are_reported_apart(short_batch) -> None:
+    # issue 19 item 4: "by seat" is the physical seat; the start player is drawn at random
+    from musici.playtest.quality import start_players
+
+    starts = start_players(short_batch)
+    result = _with_turns(short_batch, lambda p: (p.seat - p.game.map(starts)) % 4)
+    r = balance_report(result)
+    assert r.by_turn is not None and r.by_turn.turn.tolist() == [0, 1, 2, 3]
+    assert r.by_turn.seats_played.tolist() == [16] * 4
+    assert r.by_turn.wins.sum() == pytest.approx(16)
+    text = r.to_text()
+    assert "## by seat (physical seat)" in text and "## by turn position (0 = start" in text
+    assert "<h4>by turn position" in r._repr_html_()
+
+
+def test_a_result_without_a_turn_column_says_so(short_batch) -> None:
+    r = balance_report(_with_turns(short_batch, None))
+    assert r.by_turn is None
+    assert "no turn column" in _section(r.to_text(), "by turn position (0 = start player of "
+                                                     "month 1)")[0]
+    assert "no turn column" in r._repr_html_()
+
+
+def test_a_winning_turn_position_is_flagged_and_seats_are_not(short_batch) -> None:
+    # hand-made: the winner of every game was the start player
+    def turns(p: pd.DataFrame) -> pd.Series:
+        order = p.sort_values(["game", "win", "seat"], ascending=[True, False, True])
+        return order.groupby("game").cumcount().reindex(p.index)
+
+    r = balance_report(_with_turns(short_batch, turns))
+    assert r.by_turn.set_index("turn").win_rate[0] == pytest.approx(1.0)
+    assert any(f.startswith("turn position 0 wins 100.0%") for f in r.flags)
+    assert not any(f.startswith("seat") for f in r.flags)

@@ -2,7 +2,10 @@
 
 Every table comes from the frames of :func:`musici.simulate`; the flags are simple,
 stated tests on those tables (each flag says which test fired), meant to point a
-designer at something to look at, not to prove imbalance.
+designer at something to look at, not to prove imbalance. Every table is complete (the
+text shows every row, the notable ones first) and seat effects are reported twice: by
+physical seat and by turn position (0 = the start player of month 1, SETUP.5), since the
+start player is drawn at random and the seat number alone says nothing about turn order.
 """
 
 from __future__ import annotations
@@ -20,9 +23,20 @@ MIN_PLAYS = 30  # fewer plays of a card than this: no flag, too little evidence
 DOMINANT = 1.5  # a strategy whose per-seat win rate is surely above 1.5 x chance is flagged
 
 
+NO_TURN = ("not available: this result's players frame has no turn column (a result "
+           "written before the column existed); see the seat table and the quality block's "
+           "turn-order rows")
+TITLES = {"by_seat": "by seat (physical seat)",
+          "by_turn": "by turn position (0 = start player of month 1)"}
+
+
 @dataclass
 class BalanceReport:
-    """Tables of a balance report plus the flags raised on them."""
+    """Tables of a balance report plus the flags raised on them.
+
+    ``by_turn`` is ``None`` when the players frame has no ``turn`` column (an old result);
+    the text and HTML then say so.
+    """
 
     games: int
     by_seat: pd.DataFrame
@@ -33,16 +47,26 @@ class BalanceReport:
     fame: pd.DataFrame
     flags: list[str] = field(default_factory=list)
     quality: pd.DataFrame | None = None  # musici.playtest.quality: how the game plays
+    by_turn: pd.DataFrame | None = None
 
-    TABLES = ("by_seat", "by_strategy", "cards", "venues", "specials", "fame")
+    TABLES = ("by_seat", "by_turn", "by_strategy", "cards", "venues", "specials", "fame")
 
-    def to_text(self, *, rows: int = 12) -> str:
+    def to_text(self, *, rows: int | None = None) -> str:
+        """Every table in full (notable rows first); ``rows=k`` shows the first ``k`` of
+        each and says how many there are."""
         with pd.option_context("display.width", 120, "display.max_columns", 20,
                                "display.float_format", "{:.3f}".format):
             parts = [f"Balance report over {self.games} games"]
             for name in self.TABLES:
                 table = getattr(self, name)
-                parts.append(f"\n## {name.replace('_', ' ')}\n{table.head(rows).to_string(index=False)}")
+                title = TITLES.get(name, name.replace("_", " "))
+                if table is None:
+                    parts.append(f"\n## {title}\n({NO_TURN})")
+                    continue
+                shown = table if rows is None else table.head(rows)
+                count = (f"\n(first {len(shown)} of {len(table)} rows; to_text(rows=None) shows "
+                         f"all)" if len(shown) < len(table) else "")
+                parts.append(f"\n## {title}\n{shown.to_string(index=False)}{count}")
             if self.quality is not None:
                 parts.append(f"\n## game quality (95% intervals)\n"
                              f"{format_quality(self.quality).to_string(index=False)}")
@@ -54,8 +78,10 @@ class BalanceReport:
         html.append("<ul>" + "".join(f"<li>{escape(f)}</li>" for f in self.flags) + "</ul>"
                     if self.flags else "<p>No flags.</p>")
         for name in self.TABLES:
-            html.append(f"<h4>{name.replace('_', ' ')}</h4>")
-            html.append(getattr(self, name).to_html(index=False, float_format="{:.3f}".format))
+            table = getattr(self, name)
+            html.append(f"<h4>{escape(TITLES.get(name, name.replace('_', ' ')))}</h4>")
+            html.append(f"<p>{escape(NO_TURN)}</p>" if table is None else
+                        table.to_html(index=False, float_format="{:.3f}".format))
         if self.quality is not None:
             html.append("<h4>game quality (95% intervals)</h4>")
             html.append(format_quality(self.quality).to_html(index=False))
@@ -68,23 +94,48 @@ def _seats_comparable(players: pd.DataFrame) -> bool:
     return bool((mix.nunique(axis=0) == 1).all())
 
 
-def _by_seat(players: pd.DataFrame, n_seats: int) -> tuple[pd.DataFrame, list[str]]:
-    table = strategy_summary(players, by="seat")
+def _by_position(players: pd.DataFrame, column: str, n_seats: int
+                 ) -> tuple[pd.DataFrame, list[str]]:
+    """Win rates by ``column`` ("seat" or "turn"), against what the strategies seated there
+    would win if the position did not matter.
+
+    ``win_expected`` is the mean, over the seats of a position, of their strategy's win
+    rate in the whole batch: 1/n when every position saw the same mix of strategies (seat
+    rotation), a strategy's own rate when one strategy always sat there (no rotation).
+    A turn position is flagged when its Wilson interval excludes that expectation: the
+    start player is drawn at random (SETUP.5), so turn position is independent of strategy
+    and the test is fair with or without rotation (the draw only roughly evens the mix,
+    which the expectation allows for). A physical seat is tested, against 1/n, only when
+    every seat saw the same mix of strategies; else a seat's rate is its strategy's.
+    """
+    table = strategy_summary(players, by=column)
+    rate = players.groupby("strategy").win.mean()
+    expected = players.strategy.map(rate).groupby(players[column]).mean()
+    table.insert(table.columns.get_loc("win_high") + 1, "win_expected",
+                 table[column].map(expected).to_numpy(dtype=float))
     flags: list[str] = []
-    if not _seats_comparable(players):
-        return table, flags  # e.g. no rotation: a seat's rate is its strategy's
-    chance = 1 / n_seats
+    if column == "seat":
+        if not _seats_comparable(players):
+            return table, flags  # e.g. no rotation: a seat's rate is its strategy's
+        table["win_expected"] = 1 / n_seats
+    what = "seat" if column == "seat" else "turn position"
     for row in table.itertuples():
-        if row.win_low > chance or row.win_high < chance:
-            flags.append(f"seat {row.seat} wins {row.win_rate:.1%} "
-                         f"(95% CI {row.win_low:.1%}-{row.win_high:.1%}), not the {chance:.0%} "
-                         f"a fair seat order gives")
+        if len(table) > 1 and (row.win_low > row.win_expected + 1e-9
+                               or row.win_high < row.win_expected - 1e-9):
+            fair = (f"the {row.win_expected:.0%} a fair {what} order gives"
+                    if abs(row.win_expected - 1 / n_seats) < 1e-9 else
+                    f"the {row.win_expected:.1%} its strategies' own win rates give")
+            flags.append(f"{what} {getattr(row, column)} wins {row.win_rate:.1%} "
+                         f"(95% CI {row.win_low:.1%}-{row.win_high:.1%}), not {fair}")
     return table, flags
 
 
 def _cards(concerts: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Every card played, flagged ones first, then by how far its fame per play lies from
+    its kind's mean (``fame_sd``, in standard deviations of the kind's cards with at least
+    ``MIN_PLAYS`` plays; empty for a card with fewer plays or a kind with fewer than 3)."""
     if concerts.empty:
-        return pd.DataFrame(columns=["card", "kind", "plays"]), []
+        return pd.DataFrame(columns=["card", "kind", "plays", "flag"]), []
     g = concerts.groupby(["card", "kind"])
     table = pd.DataFrame({
         "plays": g.size(),
@@ -94,16 +145,22 @@ def _cards(concerts: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         "income_per_play": g.income.mean(),
         "good": g.rating.apply(lambda r: float((r == "good").mean())),
         "poor": g.rating.apply(lambda r: float((r == "poor").mean())),
-    }).reset_index().sort_values("fame_per_play", ascending=False)
+    }).reset_index()
+    table["fame_sd"] = float("nan")
     flags = []
     for kind, part in table[table.plays >= MIN_PLAYS].groupby("kind"):
         mean, sd = part.fame_per_play.mean(), part.fame_per_play.std()
         if len(part) < 3 or not sd:
             continue
+        table.loc[part.index, "fame_sd"] = (part.fame_per_play - mean) / sd
         for row in part[part.fame_per_play > mean + 2 * sd].itertuples():
             flags.append(f"{kind} card {row.card} gives {row.fame_per_play:.1f} fame per play, more "
                          f"than 2 sd above the {kind} cards' mean {mean:.1f} ({row.plays} plays)")
-    return table, flags
+    table["flag"] = (table.fame_sd > 2).map({True: "*", False: ""})
+    order = table.assign(_flag=table.fame_sd > 2, _far=table.fame_sd.abs().fillna(-1.0))
+    order = order.sort_values(["_flag", "_far", "plays", "card"],
+                              ascending=[False, False, False, True])
+    return order.drop(columns=["_flag", "_far"]).reset_index(drop=True), flags
 
 
 def _venues(venues: pd.DataFrame, concerts: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -164,12 +221,17 @@ def _fame(players: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
 
 
 def balance_report(result: SimulationResult) -> BalanceReport:
-    """Win rates by seat and strategy, card, venue and special-card returns, fame spread, flags."""
+    """Win rates by seat, turn position and strategy, card, venue and special-card returns,
+    fame spread, flags."""
     players, games = result.players, result.games
     if games.empty:
         raise ValueError("the batch has no finished games to report on")
     n_seats = int(games.players.iloc[0])
-    by_seat, flags = _by_seat(players, n_seats)
+    by_seat, flags = _by_position(players, "seat", n_seats)
+    by_turn = None
+    if "turn" in players.columns:
+        by_turn, turn_flags = _by_position(players, "turn", n_seats)
+        flags += turn_flags
     by_strategy = strategy_summary(players)
     cards, card_flags = _cards(result.concerts)
     venues, venue_flags = _venues(result.venues, result.concerts)
@@ -182,7 +244,7 @@ def balance_report(result: SimulationResult) -> BalanceReport:
                          f"{DOMINANT}x the {chance:.0%} of an even table: it dominates this line-up")
     return BalanceReport(len(games), by_seat, by_strategy, cards, venues, specials,
                          _fame(players, games), flags + card_flags + venue_flags + special_flags,
-                         quality_measures(result))
+                         quality_measures(result), by_turn)
 
 
 __all__ = ["BalanceReport", "balance_report"]
