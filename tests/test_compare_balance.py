@@ -198,3 +198,33 @@ def test_a_winning_turn_position_is_flagged_and_seats_are_not(short_batch) -> No
     assert r.by_turn.set_index("turn").win_rate[0] == pytest.approx(1.0)
     assert any(f.startswith("turn position 0 wins 100.0%") for f in r.flags)
     assert not any(f.startswith("seat") for f in r.flags)
+
+
+def _documented_impresario_shares() -> dict[str, float]:
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[1] / "docs" / "strategies.md").read_text()
+    part = doc.split("### `impresario`", 1)[1].split("\n### ", 1)[0]
+    lines = [line for line in part.splitlines() if line.startswith("| ")]
+    names = [c.strip().replace(" ", "-") for c in lines[0].strip("|").split("|")]
+    shares = [float(c.strip().rstrip("%")) / 100 for c in lines[1].strip("|").split("|")]
+    return dict(zip(names, shares, strict=True))
+
+
+def test_the_impresario_is_documented_as_it_plays() -> None:
+    # issue 19 item 4.3: documented as a big-hall player, it mostly rents the chapel
+    import musici.strategies.impresario as impresario
+
+    documented = _documented_impresario_shares()
+    assert set(documented) == {"chapel", "university", "dome", "opera", "small-academic",
+                               "large-academic", "small-commercial", "large-commercial"}
+    assert sum(documented.values()) == pytest.approx(1, abs=0.005)  # rounded to 0.1 %
+    assert max(documented, key=documented.__getitem__) == "chapel"
+    assert f"chapel {documented['chapel']:.1%}".replace("%", " %") in " ".join(
+        (impresario.__doc__ or "").split())
+    r = simulate(["impresario", "merchant", "collector", "greedy"], games=24, seed=5, jobs=2,
+                 progress=False)
+    measured = r.venues[r.venues.strategy == "impresario"].area.value_counts(normalize=True)
+    for area, share in documented.items():
+        assert measured.get(area, 0.0) == pytest.approx(share, abs=0.1), area
+    assert measured["chapel"] > measured.get("dome", 0) + measured.get("opera", 0)
