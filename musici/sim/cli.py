@@ -82,6 +82,10 @@ def _check_backend(args: argparse.Namespace) -> None:
     if args.scheduler and args.jobs is not None:
         raise ValueError("--jobs sets local worker processes; with --scheduler the Dask "
                          "cluster decides, so give one or the other")
+    if args.scheduler is not None:
+        from musici.sim.backends import scheduler_address
+
+        scheduler_address(args.scheduler)  # a malformed address: refused before --out is made
 
 
 def _check_out(out: str | None, overwrite: bool) -> None:
@@ -141,8 +145,8 @@ def _print_errors(count: int, lines: list[str]) -> None:
 def _simulate(args: argparse.Namespace) -> int:
     if args.resume is not None:
         return _resume(args)
-    _check_out(args.out, args.overwrite)
     _check_backend(args)
+    _check_out(args.out, args.overwrite)
     if args.out is None:  # stream anyway, so memory stays flat; the frames are then dropped
         with tempfile.TemporaryDirectory(prefix="musici-run-") as scratch:
             try:
