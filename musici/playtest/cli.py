@@ -47,6 +47,22 @@ def add_commands(sub: Any) -> None:
                           "(the batch options are then not used)")
     bal.set_defaults(run=_balance)
 
+    rep = sub.add_parser("report", help="the designer's playtest report: one self-contained "
+                                        "HTML page, verdicts first (issue 19)")
+    _batch_options(rep)
+    rep.add_argument("--from", dest="source", default=None,
+                     help="report on a batch saved by `musici simulate --out DIR` "
+                          "(the batch options are then not used)")
+    rep.add_argument("--out", default="report.html",
+                     help="the HTML file to write (default report.html)")
+    rep.add_argument("--causal", type=int, default=0, metavar="N",
+                     help="neutralise each flagged card (its fame set to its kind's mean) on N "
+                          "paired games of the batch's seed and report the effect on win shares")
+    rep.add_argument("--ladder", type=int, default=0, metavar="N",
+                     help="also rate the batch's bots on a round robin of N games per table "
+                          "(default: the ratings documented in docs/playtesting.md)")
+    rep.set_defaults(run=_report)
+
     lad = sub.add_parser("ladder", help="round-robin tables among bots: Plackett-Luce ratings "
                                         "with intervals and the pairwise win matrix")
     lad.add_argument("--bots", default="random,greedy,impresario,merchant,collector",
@@ -124,6 +140,49 @@ def _balance(args: argparse.Namespace) -> int:
         print(f"note: {args.source} is a partial run ({len(result.games)} of "
               f"{result.config.get('games')} games)", file=sys.stderr)
     print(balance_report(result).to_text())
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    import time
+
+    from musici.playtest.report import playtest_report
+    from musici.playtest.verdicts import headline_summary
+    from musici.sim.frames import FRAME_NAMES
+
+    if args.source == "":
+        raise ValueError("--from is an empty string; name a directory written by "
+                         "`musici simulate --out DIR`")
+    if not args.out:
+        raise ValueError("--out is an empty string; name the HTML file to write")
+    for name in ("causal", "ladder"):
+        if getattr(args, name) < 0:
+            raise ValueError(f"--{name} takes a number of games (0: not run), got "
+                             f"{getattr(args, name)}")
+    start = time.perf_counter()
+    frames = [f for f in FRAME_NAMES if f != "events"]
+    result = (SimulationResult.read_parquet(args.source, frames=frames)
+              if args.source is not None else run_batch(args))
+    if not result.complete:
+        print(f"note: {args.source} is a partial run ({len(result.games)} of "
+              f"{result.config.get('games')} games)", file=sys.stderr)
+    report = playtest_report(result, causal=args.causal, ladder=args.ladder,
+                             source=args.source, jobs=args.jobs, progress=not args.quiet)
+    path = report.save(args.out)
+    print(f"{len(report.stated)} verdicts stated of {report.tests} tests (Holm-Bonferroni); "
+          f"{len(report.figures)} figures; {time.perf_counter() - start:.1f} s")
+    said = 0
+    for text, _, is_stated in headline_summary(report.verdicts):
+        print(f"- {text}")
+        said += is_stated
+    for verdict in (v for v in report.verdicts if v.flagged):
+        print(f"- flagged: {verdict.text}")
+        said += 1
+    if len(report.stated) > said:
+        print(f"  ... and {len(report.stated) - said} more verdicts on the page")
+    for note in report.notes:
+        print(f"note: the batch lacks {note}", file=sys.stderr)
+    print(f"report written to {path}")
     return 0
 
 
