@@ -1,12 +1,20 @@
 """Limits for bots in a batch: time per decision, time per game, memory per worker process.
 
 A game that breaks a limit is stopped and reported in ``errors`` with its seed and the
-limit; the batch goes on. Time limits are enforced by a watchdog thread in the process
-that plays the game: it raises an exception in the playing thread (a signal for the main
-thread, so that a bot blocked in ``time.sleep`` is woken too). A bot that swallows even
-that, or hangs inside C code, is killed with its worker process by the batch driver
-(see :mod:`musici.sim.pool`). The memory limit caps the worker's address space
-(``RLIMIT_AS``), so a hog meets a ``MemoryError`` instead of the OOM killer.
+limit; the batch goes on. Time limits are enforced twice:
+
+- a watchdog thread in the process that plays the game raises an exception in the playing
+  thread (a signal for the main thread, so that a bot blocked in ``time.sleep`` is woken
+  too). A stop the bot swallows still counts: the game is stopped as soon as the bot answers
+  (:class:`TimedStrategy`), and a bot that goes on thinking has its worker exit after
+  ``GRACE`` seconds;
+- the batch driver (:mod:`musici.sim.pool`) reads each worker's :class:`Beacon` (the
+  deadline of the decision under way, the seed of its game, the watchdog's heartbeat) and
+  kills the worker's whole process group when a deadline has passed and the worker's own
+  watchdog did not end it: a bot blocked in C code holding the GIL, or stopped by SIGSTOP.
+
+The memory limit caps the worker's address space (``RLIMIT_AS``), so a hog meets a
+``MemoryError`` instead of the OOM killer.
 """
 
 from __future__ import annotations
@@ -20,6 +28,12 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
+
+# The largest memory limit accepted: 128 TiB, the whole address space of a 64-bit Linux
+# process (above any machine's memory; a larger number would be no limit at all, and past
+# 2**63 bytes setrlimit cannot even hold it).
+MAX_MEMORY_MB = 2**27
 
 
 class LimitExceeded(BaseException):  # BaseException: a bot's ``except Exception`` cannot eat it
@@ -49,8 +63,11 @@ class Limits:
                                       or not math.isfinite(value) or value <= 0):
                 raise ValueError(f"{name} must be a positive number of seconds or None, got {value!r}")
         m = self.memory_mb
-        if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 50):
-            raise ValueError(f"memory_mb must be an integer of at least 50 (MB) or None, got {m!r}")
+        if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 50
+                              or m > MAX_MEMORY_MB):
+            raise ValueError(f"memory_mb must be an integer of at least 50 and at most "
+                             f"{MAX_MEMORY_MB} (MB, i.e. 128 TiB, a 64-bit process's whole "
+                             f"address space) or None, got {m!r}")
 
     @property
     def any(self) -> bool:
@@ -69,6 +86,53 @@ GRACE = 3.0  # seconds a stopped bot has to let go before its worker process is 
 HARD_EXIT_CODES: dict[int, type[LimitExceeded]] = {71: DecisionTimeLimit, 72: GameTimeLimit}
 
 
+class Beacon:
+    """What a worker process shows the batch driver in shared memory, needing no message.
+
+    Three 64-bit cells: the deadline of the decision under way (microseconds of
+    ``time.monotonic()``, the system-wide monotonic clock; positive for a decision's limit,
+    negative for the game's, 0 between decisions), the heartbeat of the worker's watchdog
+    thread, and the seed of the game the decision belongs to. The driver reads them without
+    the worker's help, so it sees a deadline pass even when the worker is frozen (a bot in
+    C code holding the GIL, or stopped by SIGSTOP): then the heartbeat is old too.
+    """
+
+    DEADLINE, HEARTBEAT, SEED = 0, 1, 2
+    NO_SEED = -1
+    SEED_MASK = 2**63 - 1  # seeds are 63-bit (musici.sim.seeds); others are compared masked
+
+    def __init__(self, ctx: Any = None) -> None:
+        if ctx is None:
+            import multiprocessing
+
+            ctx = multiprocessing
+        self.cells = ctx.RawArray("q", 3)
+        self.cells[self.SEED] = self.NO_SEED
+
+    # In the worker.
+    def publish(self, deadline: float, kind: type[LimitExceeded], seed: int | None) -> None:
+        cells = self.cells
+        cells[self.HEARTBEAT] = int(time.monotonic() * 1e6)
+        cells[self.SEED] = self.NO_SEED if seed is None else seed & self.SEED_MASK
+        if math.isfinite(deadline):  # one store: the driver never reads half a deadline
+            cells[self.DEADLINE] = max(1, int(deadline * 1e6)) * (-1 if kind is GameTimeLimit else 1)
+
+    def clear(self) -> None:
+        self.cells[self.DEADLINE] = 0
+
+    def beat(self) -> None:
+        self.cells[self.HEARTBEAT] = int(time.monotonic() * 1e6)
+
+    # In the driver.
+    def read(self) -> tuple[float | None, type[LimitExceeded], int | None, float]:
+        """(deadline or None, which limit, the game's seed or None, last heartbeat)."""
+        cells = self.cells
+        raw, beat, seed = cells[self.DEADLINE], cells[self.HEARTBEAT], cells[self.SEED]
+        kind: type[LimitExceeded] = GameTimeLimit if raw < 0 else DecisionTimeLimit
+        return (abs(raw) / 1e6 if raw else None, kind, None if seed == self.NO_SEED else seed,
+                beat / 1e6)
+
+
 class _Watchdog:
     """One daemon thread per process raising a timeout in threads whose deadline passed."""
 
@@ -79,37 +143,55 @@ class _Watchdog:
         self.pending: type[LimitExceeded] | None = None  # for the main thread's signal handler
         self.stopped: dict[int, tuple[float, type[LimitExceeded]]] = {}  # stopped, not yet out
         self.hard_exit = False  # in a worker process: exit when a bot ignores the stop
+        self.beacon: Beacon | None = None  # in a worker process of musici.sim.pool
 
-    def arm(self, deadline: float, kind: type[LimitExceeded]) -> None:
+    def arm(self, deadline: float, kind: type[LimitExceeded], seed: int | None = None) -> None:
+        ident = threading.get_ident()
         with self.lock:
-            self.deadlines[threading.get_ident()] = (deadline, kind)
+            # A stop still held from an earlier decision (delivered at a moment its thread
+            # could not disarm it) is over: this thread is back in play.
+            if self.stopped.pop(ident, None) is not None:
+                self._withdraw(ident)
+            self.deadlines[ident] = (deadline, kind)
+            if self.beacon is not None:
+                self.beacon.publish(deadline, kind, seed)
             if self.thread is None or not self.thread.is_alive():
                 if threading.current_thread() is threading.main_thread():
                     signal.signal(signal.SIGUSR2, self._raise_pending)
                 self.thread = threading.Thread(target=self._run, name="musici-limits", daemon=True)
                 self.thread.start()
 
-    def disarm(self) -> None:
+    def disarm(self) -> type[LimitExceeded] | None:
+        """End this thread's deadline; the limit that fired, if its stop was issued."""
         ident = threading.get_ident()
         with self.lock:
             self.deadlines.pop(ident, None)
-            if self.stopped.pop(ident, None) is not None:
-                # The bot answered just as time ran out: drop a stop not yet delivered, so it
-                # cannot go off later outside the game.
-                if ident == threading.main_thread().ident:
-                    self.pending = None
-                else:
-                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
+            if self.beacon is not None:
+                self.beacon.clear()
+            fired = self.stopped.pop(ident, None)
+            if fired is not None:
+                self._withdraw(ident)
+        return None if fired is None else fired[1]
+
+    def _withdraw(self, ident: int) -> None:
+        """Drop a stop not yet delivered, so it cannot go off later outside the game."""
+        if ident == threading.main_thread().ident:
+            self.pending = None
+        else:
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
 
     def _raise_pending(self, signum: int, frame: object) -> None:
         kind, self.pending = self.pending, None
-        if kind is not None:
+        # Only while the stop is current: once disarmed, a late signal is no one's business.
+        if kind is not None and threading.get_ident() in self.stopped:
             raise kind()
 
     def _run(self) -> None:
         main = threading.main_thread().ident
         while True:
             time.sleep(0.02)
+            if self.beacon is not None:
+                self.beacon.beat()
             now = time.monotonic()
             with self.lock:
                 due = [(t, k) for t, (d, k) in self.deadlines.items() if d <= now]
@@ -117,23 +199,48 @@ class _Watchdog:
                     del self.deadlines[t]
                     self.stopped[t] = (now + GRACE, k)
                 ignored = [k for d, k in self.stopped.values() if d <= now]
-            if ignored and self.hard_exit:
-                code = {v: c for c, v in HARD_EXIT_CODES.items()}[ignored[0]]
-                os._exit(code)
-            for ident, kind in due:
-                if ident == main:
-                    self.pending = kind
-                    signal.pthread_kill(ident, signal.SIGUSR2)
-                else:
-                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident),
-                                                               ctypes.py_object(kind))
+                if ignored and self.hard_exit:
+                    code = {v: c for c, v in HARD_EXIT_CODES.items()}[ignored[0]]
+                    os._exit(code)
+                # Delivered under the lock, so a disarm either comes first (and there is no
+                # stop) or after (and it withdraws a stop not yet raised).
+                for ident, kind in due:
+                    if ident == main:
+                        self.pending = kind
+                        signal.pthread_kill(ident, signal.SIGUSR2)
+                    else:
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident),
+                                                                   ctypes.py_object(kind))
 
 
 WATCHDOG = _Watchdog()
 
 
+def _disarm() -> type[LimitExceeded] | None:
+    """:meth:`_Watchdog.disarm`, again if the stop itself lands in the middle of it."""
+    fired: type[LimitExceeded] | None = None
+    for _ in range(3):
+        try:
+            got = WATCHDOG.disarm()
+        except LimitExceeded as exc:  # delivered just now: it fired; disarm for good
+            fired = type(exc)
+            continue
+        return got or fired
+    return fired
+
+
+def _seed(view: object) -> int | None:
+    seed = getattr(getattr(view, "_game", None), "seed", None)
+    return seed if isinstance(seed, int) else None
+
+
 class TimedStrategy:
-    """A strategy that must answer within ``seconds`` (and before the game's deadline)."""
+    """A strategy that must answer within ``seconds`` (and before the game's deadline).
+
+    A limit whose stop was issued is a breach whatever the bot does with the stop: if it
+    swallows it and answers anyway (or raises something else), the answer is thrown away and
+    the limit is raised here, so the game is reported as having broken it.
+    """
 
     def __init__(self, strategy: object, seconds: float | None, game_deadline: float | None) -> None:
         self.strategy, self.seconds, self.game_deadline = strategy, seconds, game_deadline
@@ -144,11 +251,18 @@ class TimedStrategy:
         deadline = now + self.seconds if self.seconds is not None else math.inf
         if self.game_deadline is not None and self.game_deadline < deadline:
             deadline, kind = self.game_deadline, GameTimeLimit
-        WATCHDOG.arm(deadline, kind)
+        WATCHDOG.arm(deadline, kind, _seed(view))
         try:
-            return self.strategy(view, decision)  # type: ignore[operator]
-        finally:
-            WATCHDOG.disarm()
+            answer = self.strategy(view, decision)  # type: ignore[operator]
+        except BaseException:
+            fired = _disarm()
+            if fired is not None:
+                raise fired() from None
+            raise
+        fired = _disarm()
+        if fired is not None:  # the bot caught the stop and answered all the same
+            raise fired()
+        return answer
 
 
 def set_memory_limit(megabytes: int) -> None:
@@ -187,15 +301,18 @@ def die_with_parent() -> None:
     threading.Thread(target=watch, name="musici-parent-watch", daemon=True).start()
 
 
-def worker_setup(limits: Limits) -> None:
-    """Initializer of a worker process: die with the parent, leave Ctrl-C to it, set limits."""
+def worker_setup(limits: Limits, beacon: Beacon | None = None) -> None:
+    """Initializer of a worker process: die with the parent, leave Ctrl-C to it, set limits;
+    with a ``beacon``, show the driver each decision's deadline (see :class:`Beacon`)."""
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver stops the workers itself
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     WATCHDOG.hard_exit = True
+    WATCHDOG.beacon = beacon
     if limits.memory_mb is not None:
         set_memory_limit(limits.memory_mb)
 
 
-__all__ = ["HARD_EXIT_CODES", "NO_LIMITS", "DecisionTimeLimit", "GameTimeLimit", "LimitExceeded", "Limits",
-           "TimedStrategy", "die_with_parent", "set_memory_limit", "worker_setup"]
+__all__ = ["GRACE", "HARD_EXIT_CODES", "MAX_MEMORY_MB", "NO_LIMITS", "Beacon", "DecisionTimeLimit",
+           "GameTimeLimit", "LimitExceeded", "Limits", "TimedStrategy", "die_with_parent",
+           "set_memory_limit", "worker_setup"]

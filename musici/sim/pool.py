@@ -1,8 +1,24 @@
-"""Local worker processes that stop cleanly: no orphans, no hang, a dead worker costs one game.
+"""Local worker processes watched by the driver: no orphans, no hang, a bad game costs itself.
 
-Each worker has its own pipe, so a worker that dies (``os._exit`` in a bot, a crash in C
-code, a limit's hard stop) loses only the chunk it held: that chunk's games are played
-again one per call, and a game that kills its worker alone is reported with its seed.
+Each worker has its own pipe and its own session (so its own process group):
+
+- a worker that dies (``os._exit`` in a bot, a crash in C code, a limit's hard stop) loses
+  only the chunk it held: the game being played, when known, is reported, and the chunk's
+  other games are played again (one per call when the game is not known); a game that
+  kills its worker alone is reported with its seed;
+- the driver is the watchdog of the time limits. It keeps a deadline for every chunk it
+  hands out (with a per-game limit) and reads the deadline of the decision under way from
+  the worker's :class:`~musici.sim.limits.Beacon`. A worker past a deadline by more than
+  the grace its own watchdog has, or frozen past it (a bot blocked in C code holding the
+  GIL, or stopped with SIGSTOP: its watchdog's heartbeat stops too), is killed with SIGKILL
+  to its whole process group, processes the bot forked included; the game is reported in
+  ``errors`` with its seed and the limit, and a fresh worker takes over;
+- when the batch ends, or stops, every worker's process group is killed, so nothing a bot
+  started is left running (short of a bot that makes a session of its own: limits are not
+  a sandbox, see docs/simulation.md);
+- a worker that cannot start (a limit the system refuses, say) is an error,
+  :class:`WorkerFailed`, never a batch that quietly played nothing.
+
 Workers die with the driver (``PR_SET_PDEATHSIG`` and a parent watch, see
 :func:`musici.sim.limits.die_with_parent`) and ignore Ctrl-C: the driver kills them
 itself, at once, and a second Ctrl-C meanwhile is ignored rather than left to hang.
@@ -11,19 +27,37 @@ itself, at once, and a second Ctrl-C meanwhile is ignored rather than left to ha
 from __future__ import annotations
 
 import contextlib
+import math
 import multiprocessing
 import os
 import signal
+import sys
+import threading
+import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from musici.sim.limits import HARD_EXIT_CODES, Limits, worker_setup
+from musici.sim.limits import (
+    GRACE,
+    HARD_EXIT_CODES,
+    Beacon,
+    GameTimeLimit,
+    LimitExceeded,
+    Limits,
+    worker_setup,
+)
 from musici.sim.records import GameTask
 
 Work = Callable[[list[GameTask], Limits], Any]  # a module-level function: runs in the workers
+
+TICK = 0.1  # seconds between the driver's looks at its workers
+KILL_AFTER = GRACE + 1.0  # past a deadline: the worker's own watchdog had GRACE to end it
+FROZEN_AFTER = 1.0  # past a deadline with a heartbeat this old: frozen, killed at once
+START_SECONDS = 120.0  # a worker not ready by then is an error
+CHUNK_SLACK = 30.0  # a chunk's deadline (with a game limit): its games' limits, grace, and this
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -32,122 +66,280 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _worker_main(conn: Connection, work: Work, limits: Limits) -> None:
-    worker_setup(limits)
+def _exit(code: int) -> None:
+    for stream in (sys.stdout, sys.stderr):  # what bots printed, before os._exit drops it
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
+def _worker_main(conn: Connection, work: Work, limits: Limits, beacon: Beacon) -> None:
+    with contextlib.suppress(OSError):
+        os.setsid()  # a process group of its own: the driver kills it with all it started
+    try:
+        worker_setup(limits, beacon)
+    except BaseException as exc:  # the driver says so and stops the batch
+        with contextlib.suppress(Exception):
+            conn.send(("startup", _one_line(exc)))
+        _exit(1)
+    try:
+        conn.send(("ready",))
+    except (OSError, ValueError):
+        _exit(0)
     while True:
         try:
             chunk = conn.recv()
         except (EOFError, OSError):
-            os._exit(0)
+            _exit(0)
         if chunk is None:
-            os._exit(0)
+            _exit(0)
         try:
             result: tuple[Any, ...] = ("ok", work(chunk, limits))
         except OSError as exc:  # a full disk, say: the driver raises it as it is
             result = ("oserror", exc.errno, exc.strerror, exc.filename)
         except BaseException as exc:  # a bug outside any one game: report it, do not hang
-            result = ("fail", "".join(traceback.format_exception_only(type(exc), exc)).strip())
+            result = ("fail", _one_line(exc))
         conn.send(result)
+
+
+def _one_line(exc: BaseException) -> str:
+    return "".join(traceback.format_exception_only(type(exc), exc)).strip()
 
 
 class _Worker:
     def __init__(self, ctx: Any, work: Work, limits: Limits) -> None:
+        self.beacon = Beacon(ctx)
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child, work, limits), daemon=True)
+        self.process = ctx.Process(target=_worker_main, args=(child, work, limits, self.beacon),
+                                   daemon=True)
         self.process.start()
         child.close()
+        self.pid: int = self.process.pid
+        self.started = time.monotonic()
+        self.ready = False  # it said so: its start-up is done
+        self.broken = False  # its pipe ended while it lived: it can report nothing more
+        self.gone = False  # killed and reaped
         self.chunk: list[GameTask] | None = None
+        self.deadline = math.inf  # the chunk's, on the driver's clock
+
+    def give(self, chunk: list[GameTask], limits: Limits) -> None:
+        self.chunk = chunk
+        self.deadline = (time.monotonic() + len(chunk) * (limits.game_seconds + KILL_AFTER) + CHUNK_SLACK
+                         if limits.game_seconds is not None else math.inf)
+        with contextlib.suppress(OSError, ValueError):  # dead already: the next look finds it
+            self.conn.send(chunk)
+
+    def receive(self) -> list[tuple[Any, ...]]:
+        messages = []
+        try:
+            while self.conn.poll():
+                messages.append(self.conn.recv())
+        except (EOFError, OSError):
+            self.broken = True
+        return messages
+
+    def exited(self) -> bool:
+        """Whether the worker has ended (without reaping it: its pid still names its group)."""
+        if not hasattr(os, "waitid"):  # pragma: no cover - platforms without waitid
+            return self.process.exitcode is not None
+        try:
+            flags = os.WEXITED | os.WNOHANG | os.WNOWAIT
+            return os.waitid(os.P_PID, self.pid, flags) is not None
+        except ChildProcessError:
+            return True
 
     def kill(self) -> None:
+        """SIGKILL the worker's process group (what a bot forked, too), then reap it."""
+        if self.gone:
+            return
+        self.gone = True
+        # Not reaped yet, so the pid still names this worker (and its group) and no other.
         with contextlib.suppress(OSError):
-            self.process.kill()
+            os.killpg(self.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self.process.kill()  # not yet in a group of its own: the worker alone
         self.process.join(timeout=5)
         self.conn.close()
 
 
 class WorkerFailed(RuntimeError):
-    """A chunk failed outside its games (a bug in musici, not in a bot)."""
+    """A chunk failed outside its games (a bug in musici, not in a bot), or a worker could
+    not start."""
 
 
 def run_pool(chunks: Iterable[list[GameTask]], work: Work, jobs: int, limits: Limits,
              on_done: Callable[[list[GameTask], Any], None],
              on_died: Callable[[GameTask, str], None]) -> None:
-    """Play ``chunks`` on ``jobs`` workers; ``on_done(chunk, work's result)`` in the driver.
+    """Play ``chunks`` on ``jobs`` workers; ``on_done(chunk, work's result)`` in the driver,
+    ``on_died(game, how)`` for a game that broke a limit the driver enforced or killed its
+    worker.
 
     Chunks are taken from the iterable only as workers free up, so a lazy iterable keeps
     the driver's memory flat however long the batch.
     """
     ctx = _context()
     source: Iterator[list[GameTask]] = iter(chunks)
-    retry: deque[list[GameTask]] = deque()  # games of a chunk whose worker died, one by one
-    workers = [_Worker(ctx, work, limits) for _ in range(jobs)]
+    retry: deque[list[GameTask]] = deque()  # games of a chunk whose worker was lost
+    workers: list[_Worker] = []
     exhausted = False
     try:
+        workers.extend(_Worker(ctx, work, limits) for _ in range(jobs))
         while True:
-            for w in workers:
+            for i, w in enumerate(workers):
                 if w.chunk is not None:
                     continue
+                if _lost_while_idle(w):  # a bot's thread ended it after its chunk, say
+                    workers[i] = w = _Worker(ctx, work, limits)
+                chunk = None
                 if retry:
-                    w.chunk = retry.popleft()
+                    chunk = retry.popleft()
                 elif not exhausted:
-                    w.chunk = next(source, None)
-                    exhausted = w.chunk is None
-                if w.chunk is not None:
-                    w.conn.send(w.chunk)
+                    chunk = next(source, None)
+                    exhausted = chunk is None
+                if chunk is not None:
+                    w.give(chunk, limits)
             busy = [w for w in workers if w.chunk is not None]
             if not busy:
                 return
-            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy],
-                             timeout=1.0))
+            wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout=TICK)
             for i, w in enumerate(workers):
                 if w.chunk is None:
                     continue
-                result = None
-                if w.conn in ready:
-                    with contextlib.suppress(EOFError, OSError):
-                        result = w.conn.recv()
-                elif w.process.sentinel not in ready:
-                    continue
+                result = _look(w, limits)
+                if result is None:
+                    continue  # still playing
                 chunk, w.chunk = w.chunk, None
-                if result is not None:
-                    if result[0] == "oserror":
-                        raise OSError(*result[1:])
-                    if result[0] == "fail":
-                        raise WorkerFailed(f"a worker failed outside any game: {result[1]}")
+                if result[0] == "ok":
                     on_done(chunk, result[1])
                     continue
-                w.kill()  # it died: replace it, and find the game that killed it
+                if result[0] == "oserror":
+                    raise OSError(*result[1:])
+                if result[0] == "fail":
+                    raise WorkerFailed(f"a worker failed outside any game: {result[1]}")
+                # Lost ("died" or "overrun"): kill what is left of it, find the game, go on.
+                w.kill()
+                if not w.ready:
+                    raise WorkerFailed(f"a worker process died while starting (exit code "
+                                       f"{w.process.exitcode}); no game was played")
                 workers[i] = _Worker(ctx, work, limits)
-                if len(chunk) > 1:
-                    retry.extend([t] for t in chunk)
-                else:
-                    on_died(chunk[0], _death(w.process.exitcode, limits))
+                how, seed = result[1], result[2]
+                if result[0] == "died" and how is None:
+                    how = _death(w.process.exitcode, limits)
+                _settle(chunk, seed, how, retry, on_died)
     except BaseException:
         # Ctrl-C (or SIGTERM turned into it) lands here: stop every worker now; a second
         # Ctrl-C during these few milliseconds is ignored instead of interrupting the kill.
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
             for w in workers:
                 w.kill()
         finally:
-            signal.signal(signal.SIGINT, previous)
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
         raise
     finally:
-        for w in workers:
-            if w.process.is_alive():
-                with contextlib.suppress(OSError):
-                    w.conn.send(None)
-        for w in workers:
-            w.process.join(timeout=2)
-            if w.process.is_alive():
-                w.kill()
+        _stop(workers)
+
+
+def _lost_while_idle(w: _Worker) -> bool:
+    """Whether an idle worker has ended (then it is reaped); one that never started is an error."""
+    for message in w.receive():
+        if message[0] == "ready":
+            w.ready = True
+        elif message[0] == "startup":
+            raise WorkerFailed(f"a worker process could not start: {message[1]}")
+    if not (w.broken or w.exited()):
+        return False
+    w.kill()
+    if not w.ready:
+        raise WorkerFailed(f"a worker process died while starting (exit code {w.process.exitcode})")
+    return True
+
+
+def _look(w: _Worker, limits: Limits) -> tuple[Any, ...] | None:
+    """What became of a busy worker: its result, ``("died" | "overrun", how, seed)``, or None.
+
+    ``how`` is the reason to report (None: from the exit code), ``seed`` the seed of the
+    game it was playing when known.
+    """
+    for message in w.receive():
+        if message[0] == "ready":
+            w.ready = True
+        elif message[0] == "startup":
+            raise WorkerFailed(f"a worker process could not start: {message[1]}")
+        else:
+            return message
+    now = time.monotonic()
+    deadline, kind, seed, beat = w.beacon.read()
+    if w.broken or w.exited():
+        # Killed in a decision (a hard stop, os._exit in a bot): that decision's game.
+        return "died", None, seed if deadline is not None else None
+    if not w.ready and now - w.started > START_SECONDS:
+        raise WorkerFailed(f"a worker process was not ready {START_SECONDS:g} s after it started")
+    if deadline is not None and now > deadline + FROZEN_AFTER:
+        if now - beat > FROZEN_AFTER:  # its watchdog has stopped too: nothing inside can act
+            return "overrun", (f"{limits.describe(kind())} (its worker froze: the bot blocked it, "
+                               f"in C code or stopped; the driver killed it)"), seed
+        if now > deadline + KILL_AFTER:
+            return "overrun", (f"{limits.describe(kind())} (the bot ignored the stop; its worker "
+                               f"was killed)"), seed
+    if now > w.deadline:  # past every game's limit and grace, outside any decision
+        return "overrun", (f"{limits.describe(GameTimeLimit())} (its worker was still busy "
+                           f"past the chunk's time and was killed)"), None
+    return None
+
+
+def _settle(chunk: list[GameTask], seed: int | None, how: str, retry: deque[list[GameTask]],
+            on_died: Callable[[GameTask, str], None]) -> None:
+    """Report the game that lost its worker; the chunk's other games go round again."""
+    culprits = [k for k, t in enumerate(chunk) if seed is not None and (t.seed & Beacon.SEED_MASK) == seed]
+    if len(culprits) == 1:
+        k = culprits[0]
+        on_died(chunk[k], how)
+        retry.extend(part for part in (chunk[:k], chunk[k + 1:]) if part)
+    elif len(chunk) > 1:  # which game it was is not known: each alone, so it shows
+        retry.extend([t] for t in chunk)
+    else:
+        on_died(chunk[0], how)
+
+
+def _stop(workers: Sequence[_Worker]) -> None:
+    """End the workers: ask them to exit, then kill every process group, stragglers and all."""
+    for w in workers:
+        if not w.gone:
+            with contextlib.suppress(OSError, ValueError):
+                w.conn.send(None)
+    until = time.monotonic() + 1.0
+    while time.monotonic() < until and not all(w.gone or w.exited() for w in workers):
+        time.sleep(0.01)
+    for w in workers:
+        w.kill()
 
 
 def _death(exitcode: int | None, limits: Limits) -> str:
-    reason = HARD_EXIT_CODES.get(exitcode or 0)
+    reason: type[LimitExceeded] | None = HARD_EXIT_CODES.get(exitcode or 0)
     if reason is not None:
         return f"{limits.describe(reason())} (the bot ignored the stop; its worker was killed)"
     return f"its worker process died while playing it (exit code {exitcode})"
 
 
-__all__ = ["WorkerFailed", "run_pool"]
+def musici_bots_only(lineups: Iterable[Sequence[Any]]) -> bool:
+    """Whether every strategy of ``lineups`` is one of musici's own bots (by name, or an
+    object defined in musici): only such line-ups may run in the driver's own process."""
+    from musici.strategies import registry
+
+    for lineup in lineups:
+        for spec in lineup:
+            if isinstance(spec, str):
+                name = spec.strip()
+                if name not in registry._BUILTIN or name in registry._REGISTERED:
+                    return False
+            else:
+                module = getattr(spec, "__module__", None)
+                if not isinstance(module, str) or not (module == "musici" or module.startswith("musici.")):
+                    return False
+    return True
+
+
+__all__ = ["WorkerFailed", "musici_bots_only", "run_pool"]

@@ -156,15 +156,33 @@ def check_jobs(jobs: int | None, scheduler: Any) -> int | None:
 def dispatch(chunks: Iterable[list[GameTask]], work: Work, *, n_games: int, jobs: int | None,
              scheduler: Any, limits: Limits, lineups: Sequence[Sequence[StrategySpec]],
              on_done: OnDone, on_died: OnDied) -> None:
-    """Run ``chunks`` on the chosen back end; limits always need worker processes."""
+    """Run ``chunks`` on the chosen back end.
+
+    Bots run in worker processes, which the driver watches and kills (musici.sim.pool):
+    always with limits, also for ``jobs=1`` and tiny batches (one worker then), and always
+    for bots that are not musici's own (files, modules, callables), limits or not, so a bot
+    calling ``os._exit`` or leaving a thread running cannot end or block the batch. Only a
+    batch without limits that needs one process runs in this one: when every bot is
+    musici's own (no start-up cost), or when the line-up cannot be pickled (a lambda, say:
+    nowhere else to run it).
+    """
+    from musici.sim.pool import musici_bots_only
+
     if scheduler is not None:
         run_dask(chunks, scheduler, work, limits, on_done, on_died)
         return
     workers = default_jobs() if jobs is None else jobs
-    workers = min(workers, max(1, n_games // 4))  # tiny batches: no pool start-up
+    workers = min(workers, max(1, n_games // 4))  # tiny batches: one worker
     if workers == 1 and not limits.any:
-        run_serial(chunks, work, limits, on_done)
-        return
+        try:
+            for lineup in lineups:
+                check_picklable(lineup)
+        except SimulationError:
+            run_serial(chunks, work, limits, on_done)  # only this process can play it
+            return
+        if musici_bots_only(lineups):
+            run_serial(chunks, work, limits, on_done)
+            return
     for lineup in lineups:
         check_picklable(lineup)
     run_processes(chunks, work, workers, limits, on_done, on_died)
