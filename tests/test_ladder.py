@@ -6,8 +6,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from musici.playtest.ladder import _design, fit_plackett_luce, ladder, ladder_tables
+from musici.playtest.ladder import (
+    _design,
+    _fit,
+    _pairwise,
+    clustered_wilson,
+    fit_plackett_luce,
+    ladder,
+    ladder_tables,
+)
 from musici.sim.simulate import SimulationError
+from musici.sim.stats import wilson_interval
 
 
 def test_tables_are_combinations_or_every_bot_with_repeats() -> None:
@@ -105,3 +114,113 @@ def test_musici_ladder_prints_ratings_matrix_and_quality(tmp_path, capsys) -> No
     assert (tmp_path / "ladder_ratings.parquet").is_file()
     assert main(["ladder", "--bots", "greedy", "--games", "4"]) == 2
     assert "at least 2 different bots" in capsys.readouterr().err
+
+
+# ------------------------------------------------ intervals (issue 19 item 4.4)
+def _frame(tables: dict[str, list[list[tuple[str, int, float]]]]) -> pd.DataFrame:
+    """A ladder's players frame by hand: per table, per game, (strategy, rank, win) by seat."""
+    return pd.DataFrame([{"table": t, "game": g, "seat": s, "strategy": bot, "rank": rank,
+                          "win": win, "fame": 0.0}
+                         for t, games in tables.items() for g, seats in enumerate(games)
+                         for s, (bot, rank, win) in enumerate(seats)])
+
+
+def test_one_seat_per_game_gives_plain_wilson() -> None:
+    values = np.array([1.0, 0.0, 0.0, 1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0])
+    low, high, deff = clustered_wilson(values, np.arange(10))
+    assert deff == pytest.approx(1.0)
+    assert (low, high) == pytest.approx(wilson_interval(values.sum(), 10))
+
+
+def test_seats_of_one_game_are_not_independent_pairs() -> None:
+    # a,a,b,b: both a finish on the same side of both b (a pair of seats never differs
+    # within a game), so 4 pairs per game carry one game's evidence
+    rng = np.random.default_rng(1)
+    games = []
+    for _ in range(30):
+        a_first = bool(rng.random() < 0.6)
+        games.append([("a", 1 if a_first else 3, float(a_first) / 2),
+                      ("a", 2 if a_first else 4, float(a_first) / 2),
+                      ("b", 3 if a_first else 1, float(not a_first) / 2),
+                      ("b", 4 if a_first else 2, float(not a_first) / 2)])
+    pairs = _pairwise(_frame({"a,a,b,b": games}), 0.95).set_index(["bot", "opponent"])
+    row = pairs.loc[("a", "b")]
+    assert row.pairs == 120
+    assert row.deff == pytest.approx(4.0, rel=0.05)
+    games_low, games_high = wilson_interval(row.share * 30, 30)
+    assert (row.low, row.high) == pytest.approx((games_low, games_high), abs=0.01)
+    seats_low, seats_high = wilson_interval(row.above, row.pairs)
+    assert row.high - row.low > 1.8 * (seats_high - seats_low)  # Wilson over pairs: too narrow
+
+
+def test_a_bot_in_two_seats_that_never_wins_counts_games() -> None:
+    games = [[("a", 1, 1.0), ("b", 2, 0.0), ("b", 3, 0.0), ("c", 4, 0.0)]] * 20
+    ratings, _ = _fit(_frame({"a,b,b,c": games}), ["a", "b", "c"], 0, 0, 0.95)
+    b = ratings.set_index("bot").loc["b"]
+    assert b.seats == 40 and b.win_rate == 0 and b.win_deff == pytest.approx(2.0)
+    assert b.win_high == pytest.approx(wilson_interval(0, 20)[1])  # 20 games, not 40 seats
+    c = ratings.set_index("bot").loc["c"]
+    assert c.win_high == pytest.approx(wilson_interval(0, 20)[1]) and c.win_deff == 1
+
+
+def test_rating_differences_come_from_the_same_resamples() -> None:
+    r = ladder(["greedy", "random"], games=4, seed=3, jobs=1, bootstrap=25,
+               rules={"RULING-MONTHS": 2})
+    d = r.differences
+    assert len(d) == 2 and set(d.columns) == {"bot", "opponent", "difference", "low", "high"}
+    g = r.ratings.set_index("bot")
+    diff, low, high = r.difference("greedy", "random")
+    assert diff == pytest.approx(g.rating["greedy"] - g.rating["random"])
+    # two bots, centred: greedy - random = 2 x greedy in every resample, so the difference's
+    # interval is exactly twice the rating's (the two intervals combined would not be)
+    assert (low, high) == pytest.approx((2 * g.low["greedy"], 2 * g.high["greedy"]))
+    assert r.difference("random", "greedy") == pytest.approx((-diff, -high, -low))
+    assert r.difference_matrix().loc["greedy", "random"] == pytest.approx(diff)
+    with pytest.raises(KeyError, match="merchant"):
+        r.difference("greedy", "merchant")
+
+
+def test_the_text_prints_rating_differences_with_intervals() -> None:
+    r = ladder(["greedy", "random", "merchant"], games=4, seed=3, jobs=1, bootstrap=25,
+               rules={"RULING-MONTHS": 2})
+    text = r.to_text()
+    assert "rating difference, row minus column" in text
+    top, _, third = r.ratings.bot
+    diff, low, high = r.difference(top, third)
+    assert f"{diff:+.0f} [{low:+.0f}, {high:+.0f}]" in text
+    assert "rating difference" in r._repr_html_().lower()
+
+
+def test_differences_are_saved_with_the_ladder(tmp_path) -> None:
+    r = ladder(["greedy", "random"], games=4, seed=1, jobs=1, bootstrap=5,
+               rules={"RULING-MONTHS": 2})
+    r.to_parquet(tmp_path)
+    back = pd.read_parquet(tmp_path / "ladder_differences.parquet")
+    pd.testing.assert_frame_equal(back, r.differences)
+
+
+def _two_tables(shuffle: bool) -> pd.DataFrame:
+    """Two tables of a,b,c,d; the second repeats the first's results, deal by deal or in a
+    shuffled order of deals."""
+    items, ranks = _sample_orders([1.0, 2.0, 3.0, 4.0], 40, seed=2)
+    games = [[("abcd"[bot], rank, float(rank == 1)) for bot, rank in zip(it, rk, strict=True)]
+             for it, rk in zip(items, ranks, strict=True)]
+    order = np.random.default_rng(0).permutation(40) if shuffle else np.arange(40)
+    return _frame({"t1": games, "t2": [games[i] for i in order]})
+
+
+def test_a_deal_is_one_unit_across_tables() -> None:
+    # game i is dealt alike at every table (common random numbers): when the tables' results
+    # move together deal by deal, they are one table's evidence, not two
+    same, shuffled = _two_tables(False), _two_tables(True)
+    bots = list("abcd")
+    r_same, _ = _fit(same, bots, 100, 0, 0.95)
+    r_shuffled, _ = _fit(shuffled, bots, 100, 0, 0.95)
+    width = {name: (r.high - r.low).mean() for name, r in (("same", r_same),
+                                                             ("shuffled", r_shuffled))}
+    assert width["same"] > 1.25 * width["shuffled"]
+    pd.testing.assert_series_equal(r_same.rating, r_shuffled.rating)  # same games, same fit
+    d = r_same.set_index("bot").loc["d"]
+    assert d.win_deff == pytest.approx(2.0, rel=0.03)  # (with the small-sample factors)
+    assert (d.win_low, d.win_high) == pytest.approx(wilson_interval(d.win_rate * 40, 40),
+                                                    abs=0.005)

@@ -15,8 +15,26 @@ anybody gets a finite, low rating instead of minus infinity), as in Caron and Do
 *J. Comput. Graph. Stat.* 21:174; Hunter 2004, *Ann. Statist.* 32:384, for the model's
 likelihood), found by Newton's method. A tie for a place is counted as the average of
 its orderings. Ratings are ``400 log10 λ`` centred on the bots' mean, so, as with Elo, a
-gap of 400 points means 10:1 odds of finishing above the other. Intervals are bootstrap
-percentiles over games (resampled within each table, from the ladder's seed).
+gap of 400 points means 10:1 odds of finishing above the other.
+
+Intervals treat a *deal* as the unit of independent evidence: game ``i`` of every table,
+all its seats. The seats of one game are not independent (only one can win; two copies of
+a bot tend to finish on the same side of an opponent), and game ``i`` is dealt alike at
+every table (common random numbers), which correlates the tables too (measured on the
+heuristic ladder of docs/playtesting.md: design effects up to 1.5 for the pairwise shares).
+
+- Ratings: bootstrap percentiles, each resample drawing the ladder's deals with replacement
+  (from the ladder's seed). The **difference of two bots' ratings** gets its interval from
+  the same resamples (percentiles of the resampled differences, which keep the two
+  ratings' correlation: not the two intervals combined); see ``LadderResult.differences``.
+- Win rates and the pairwise shares: Wilson intervals on an effective number of seats
+  (pairs) ``n / deff``, where the design effect ``deff`` is the ratio of the deal-level
+  (cluster) variance of the proportion to the variance over independent seats (Kish 1965,
+  *Survey Sampling*; Wilson on an effective sample size as in Korn and Graubard 1998,
+  *Survey Methodology* 24:193). As in their convention ``deff`` is at least 1, so an
+  interval is never narrower than Wilson over seats; when the proportion is 0 or 1, where no
+  variance can be measured, ``deff`` is the mean number of seats (pairs) per deal, the case
+  where they all move together.
 
 Why not a library: openskill (MIT, maintained) and trueskill rate online, one game after
 another, so the ratings depend on the order of the games, their sigma is a running
@@ -33,6 +51,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -41,7 +60,6 @@ import pandas as pd
 from musici.cards import CardSet
 from musici.rules import RuleSet
 from musici.sim.simulate import SimulationError, SimulationResult, simulate
-from musici.sim.stats import wilson_interval
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
 
 PRIOR_SHAPE = 2.0  # Gamma(a, b) prior on each strength: mode (a - 1) / b = 1
@@ -155,10 +173,57 @@ def fit_plackett_luce(design: _Design, weights: np.ndarray, *, start: np.ndarray
     return theta - theta.mean()
 
 
+# ---------------------------------------------------------------- intervals
+DIFFERENCE_COLUMNS = ["bot", "opponent", "difference", "low", "high"]
+
+
+def _wilson(p: float, n: float, level: float) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``p`` over a (possibly fractional) ``n``."""
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def clustered_wilson(values: np.ndarray, clusters: np.ndarray, level: float = 0.95
+                     ) -> tuple[float, float, float]:
+    """Wilson interval for the mean of ``values`` (each in [0, 1]) on an effective sample size.
+
+    ``clusters`` labels the observations that are not independent of each other (in the
+    ladder: the seats of one deal, game ``i`` at every table). Returns ``(low, high, deff)``,
+    the design effect ``deff`` being the cluster variance of the mean over the variance for
+    independent observations, at least 1; when the mean is 0 or 1 it is the mean cluster
+    size (see the module doc).
+    """
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    p = float(values.mean())
+    _, label = np.unique(np.asarray(clusters), return_inverse=True)
+    label = label.reshape(-1)
+    k = int(label.max()) + 1
+    seat_ss = float(np.sum((values - p) ** 2))
+    if seat_ss <= 1e-12 * n or k < 2:
+        deff = n / k
+    else:
+        resid = np.bincount(label, weights=values - p, minlength=k)
+        cluster_var = k / (k - 1) * float(np.sum(resid ** 2))
+        deff = cluster_var / (n / (n - 1) * seat_ss) if n > 1 else 1.0
+    deff = max(1.0, deff)
+    low, high = _wilson(p, n / deff, level)
+    return (low, high, deff)
+
+
 # ---------------------------------------------------------------- the ladder
 @dataclass
 class LadderResult:
-    """Ratings, the pairwise win matrix and every table's frames."""
+    """Ratings, rating differences, the pairwise win matrix and every table's frames.
+
+    ``differences`` has a row per ordered pair of bots: ``difference`` is the row bot's
+    rating minus the opponent's, ``low`` and ``high`` its bootstrap interval.
+    """
 
     ratings: pd.DataFrame
     pairwise: pd.DataFrame
@@ -167,13 +232,31 @@ class LadderResult:
     tables: tuple[tuple[str, ...], ...]
     results: dict[str, SimulationResult] = field(repr=False)
     config: dict[str, Any] = field(default_factory=dict)
+    differences: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(
+        columns=DIFFERENCE_COLUMNS))
 
-    FRAMES = ("ratings", "pairwise", "players", "games")
+    FRAMES = ("ratings", "differences", "pairwise", "players", "games")
 
     def matrix(self) -> pd.DataFrame:
         """Row bot finishes above column bot in this share of their shared tables."""
         bots = list(self.ratings.bot)
         return (self.pairwise.pivot(index="bot", columns="opponent", values="share")
+                .reindex(index=bots, columns=bots))
+
+    def difference(self, bot: str, opponent: str) -> tuple[float, float, float]:
+        """``bot``'s rating minus ``opponent``'s, with its bootstrap interval ``(low, high)``."""
+        rows = self.differences[(self.differences.bot == bot)
+                                & (self.differences.opponent == opponent)]
+        if rows.empty:
+            raise KeyError(f"no rating difference for {bot!r} and {opponent!r}: the ladder's "
+                           f"bots are {list(self.ratings.bot)}")
+        row = rows.iloc[0]
+        return (float(row.difference), float(row.low), float(row.high))
+
+    def difference_matrix(self) -> pd.DataFrame:
+        """Row bot's rating minus column bot's (bots in rating order)."""
+        bots = list(self.ratings.bot)
+        return (self.differences.pivot(index="bot", columns="opponent", values="difference")
                 .reindex(index=bots, columns=bots))
 
     def to_parquet(self, directory: str | Path) -> Path:
@@ -192,6 +275,17 @@ class LadderResult:
             "win rate [95% CI]": [f"{v:.1%} [{lo:.1%}, {hi:.1%}]" for v, lo, hi in
                                   zip(r.win_rate, r.win_low, r.win_high, strict=True)],
             "mean fame": r.mean_fame.round(1), "mean rank": r.mean_rank.round(2)})
+
+    def _differences_shown(self) -> pd.DataFrame:
+        """Upper triangle: each bot minus every bot rated below it."""
+        bots = list(self.ratings.bot)
+        rank = {b: i for i, b in enumerate(bots)}
+        d = self.differences
+        d = d[[rank[a] < rank[b] for a, b in zip(d.bot, d.opponent, strict=True)]]
+        d = d.assign(text=[f"{v:+.0f} [{lo:+.0f}, {hi:+.0f}]" for v, lo, hi in
+                           zip(d.difference, d.low, d.high, strict=True)])
+        return (d.pivot(index="bot", columns="opponent", values="text")
+                .reindex(index=bots[:-1], columns=bots[1:]).fillna(""))
 
     def _matrix_shown(self) -> pd.DataFrame:
         p = self.pairwise.assign(text=[f"{s:.0%} [{lo:.0%}, {hi:.0%}]" for s, lo, hi in
@@ -214,8 +308,18 @@ class LadderResult:
                 "Plackett-Luce ratings (Elo scale: +400 = 10:1 odds of finishing above), "
                 "centred on the bots' mean:",
                 self._ratings_shown().to_string(index=False), "",
-                "row finishes above column at a shared table [Wilson 95% CI]:",
-                self._matrix_shown().to_string()])
+                f"rating difference, row minus column [{self._level()} bootstrap CI of the "
+                f"difference; excludes 0: the order is clear]:",
+                self._differences_shown().to_string(), "",
+                f"row finishes above column at a shared table [{self._level()} CI: Wilson on "
+                f"effective pairs]:",
+                self._matrix_shown().to_string(), "",
+                "Intervals count a deal (game i at every table, all its seats) as one unit of "
+                "evidence: resampled for the ratings and their differences, as clusters for "
+                "the win rates and shares."])
+
+    def _level(self) -> str:
+        return f"{self.config.get('level', 0.95):.0%}"
 
     def __repr__(self) -> str:
         return f"<LadderResult {', '.join(self.config.get('bots', []))}: {len(self.games)} games>"
@@ -224,10 +328,22 @@ class LadderResult:
         return "\n".join([
             f"<h3>{escape(self._heading())}</h3>",
             "<p>Plackett–Luce ratings (Elo scale: +400 = 10:1 odds of finishing above), "
-            "centred on the bots' mean, with bootstrap 95% intervals.</p>",
+            f"centred on the bots' mean, with bootstrap {self._level()} intervals.</p>",
             self._ratings_shown().to_html(index=False),
-            "<p>Row finishes above column at a shared table (Wilson 95% interval).</p>",
-            self._matrix_shown().to_html()])
+            f"<p>Rating difference, row minus column, with the {self._level()} bootstrap "
+            "interval of the difference.</p>",
+            self._differences_shown().to_html(),
+            "<p>Row finishes above column at a shared table (Wilson interval on effective "
+            f"pairs, {self._level()}).</p>",
+            self._matrix_shown().to_html(),
+            "<p>Intervals count a deal (game i at every table, all its seats) as one unit of "
+            "evidence: resampled for the ratings and their differences, as clusters for the "
+            "win rates and shares.</p>"])
+
+
+def _game_keys(frame: pd.DataFrame) -> np.ndarray:
+    """The clusters of the intervals: the deal, game ``i`` at every table."""
+    return frame.game.to_numpy()
 
 
 def _pairwise(players: pd.DataFrame, level: float) -> pd.DataFrame:
@@ -240,43 +356,69 @@ def _pairwise(players: pd.DataFrame, level: float) -> pd.DataFrame:
     rows = []
     for (a, b), part in pairs.groupby(["strategy", "strategy_o"], sort=True):
         n, total = len(part), float(part.above.sum())
-        low, high = wilson_interval(total, n, level)
+        low, high, deff = clustered_wilson(part.above.to_numpy(), _game_keys(part), level)
         rows.append({"bot": a, "opponent": b, "pairs": n, "above": total, "share": total / n,
-                     "low": low, "high": high})
+                     "low": low, "high": high, "deff": deff})
     return pd.DataFrame(rows, columns=["bot", "opponent", "pairs", "above", "share", "low",
-                                       "high"])
+                                       "high", "deff"])
+
+
+def _differences(bots: Sequence[str], point: np.ndarray, draws: np.ndarray, level: float
+                 ) -> pd.DataFrame:
+    """Every ordered pair's rating difference with the percentiles of the resampled ones."""
+    alpha = (1 - level) / 2
+    rows = []
+    for i, a in enumerate(bots):
+        for j, b in enumerate(bots):
+            if i == j:
+                continue
+            if len(draws):
+                low, high = np.quantile((draws[:, i] - draws[:, j]) * SCALE,
+                                        [alpha, 1 - alpha])
+            else:
+                low = high = math.nan
+            rows.append({"bot": a, "opponent": b, "difference": (point[i] - point[j]) * SCALE,
+                         "low": float(low), "high": float(high)})
+    return pd.DataFrame(rows, columns=DIFFERENCE_COLUMNS)
 
 
 def _ratings(players: pd.DataFrame, bots: Sequence[str], bootstrap: int, seed: int,
              level: float) -> pd.DataFrame:
+    """The ratings frame (see :func:`_fit`, which also gives the rating differences)."""
+    return _fit(players, bots, bootstrap, seed, level)[0]
+
+
+def _fit(players: pd.DataFrame, bots: Sequence[str], bootstrap: int, seed: int,
+         level: float) -> tuple[pd.DataFrame, pd.DataFrame]:
     index = {b: i for i, b in enumerate(bots)}
     ordered = players.sort_values(["table", "game", "seat"])
     grouped = ordered.groupby(["table", "game"], sort=False)
     items = [[index[s] for s in g.strategy] for _, g in grouped]
     ranks = [list(g["rank"].astype(float)) for _, g in grouped]
-    tables = np.array([t for (t, _), _ in grouped])
+    deals, deal_of = np.unique(np.array([g for (_, g), _ in grouped]), return_inverse=True)
     design = _design(items, ranks, len(bots))
     point = fit_plackett_luce(design, design.per_game.sum(axis=0))
     draws = np.empty((bootstrap, len(bots)))
     rng = np.random.default_rng([seed, 14])  # the ladder's seed, its own stream
-    positions = [np.flatnonzero(tables == t) for t in dict.fromkeys(tables)]
     for b in range(bootstrap):
-        counts = np.zeros(len(items))
-        for pos in positions:  # resample games within each table
-            np.add.at(counts, rng.choice(pos, size=len(pos), replace=True), 1)
-        draws[b] = fit_plackett_luce(design, counts @ design.per_game, start=point)
+        # resample deals: game i of every table at once (they share the deal)
+        picked = np.bincount(rng.integers(0, len(deals), size=len(deals)),
+                             minlength=len(deals))
+        draws[b] = fit_plackett_luce(design, picked[deal_of] @ design.per_game, start=point)
     alpha = (1 - level) / 2
     low, high = ((np.quantile(draws, [alpha, 1 - alpha], axis=0) * SCALE) if bootstrap
                  else (np.full(len(bots), np.nan), np.full(len(bots), np.nan)))
     rows = []
     for bot, i in index.items():
         part = players[players.strategy == bot]
-        wlow, whigh = wilson_interval(float(part.win.sum()), len(part), level)
+        wlow, whigh, deff = clustered_wilson(part.win.to_numpy(), _game_keys(part), level)
         rows.append({"bot": bot, "rating": point[i] * SCALE, "low": low[i], "high": high[i],
                      "seats": len(part), "win_rate": float(part.win.mean()), "win_low": wlow,
-                     "win_high": whigh, "mean_fame": float(part.fame.mean()),
+                     "win_high": whigh, "win_deff": deff, "mean_fame": float(part.fame.mean()),
                      "mean_rank": float(part["rank"].mean())})
-    return pd.DataFrame(rows).sort_values("rating", ascending=False, ignore_index=True)
+    ratings = pd.DataFrame(rows).sort_values("rating", ascending=False, ignore_index=True)
+    order = [index[b] for b in ratings.bot]
+    return ratings, _differences(list(ratings.bot), point[order], draws[:, order], level)
 
 
 def ladder(bots: Sequence[StrategySpec] | str, games: int = 100, *, seed: int = 0,
@@ -320,10 +462,9 @@ def ladder(bots: Sequence[StrategySpec] | str, games: int = 100, *, seed: int = 
               "bootstrap": bootstrap, "level": level, "failed_games": failed,
               "rules": next(iter(results.values())).config["rules"],
               "cards": next(iter(results.values())).config["cards"]}
-    return LadderResult(
-        _ratings(frames["players"], labels, bootstrap, seed, level),
-        _pairwise(frames["players"], level), frames["players"], frames["games"],
-        tuple(tables), results, config)
+    ratings, differences = _fit(frames["players"], labels, bootstrap, seed, level)
+    return LadderResult(ratings, _pairwise(frames["players"], level), frames["players"],
+                        frames["games"], tuple(tables), results, config, differences)
 
 
-__all__ = ["LadderResult", "fit_plackett_luce", "ladder", "ladder_tables"]
+__all__ = ["LadderResult", "clustered_wilson", "fit_plackett_luce", "ladder", "ladder_tables"]
