@@ -10,6 +10,7 @@ import json
 import time
 import traceback
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, NamedTuple, cast
 
 from musici.cards import CardSet
@@ -79,6 +80,8 @@ class PlayerRow(NamedTuple):
     concerts: int
     cards_played: int
     specials_bought: int
+    turn: int  # position in month 1's turn order (MONTH.2): 0 = the start player (SETUP.5)
+    decisions: int  # decisions put to this seat's strategy
 
 
 class MonthRow(NamedTuple):
@@ -99,6 +102,7 @@ class ConcertRow(NamedTuple):
     bonus: int
     fame: int
     income: int
+    style: str  # the judged style (P4.CONCERT.3 RULING-STYLE): authentic or modern
 
 
 class VenueRow(NamedTuple):
@@ -114,6 +118,25 @@ class SpecialRow(NamedTuple):
     seat: int
     card: str
     price: int
+
+
+class AwardRow(NamedTuple):
+    seat: int
+    award: str  # the rule id the award event cites (END.1-END.4)
+    fame: float  # this seat's share (END.6)
+
+
+class CardRow(NamedTuple):
+    card: str
+    kind: str  # score, discovery or orchestra
+    offered: int  # times revealed face up into a market
+    drawn_by: int  # -1: none
+    bought_by: int  # the first taker; -1: none
+    played_by: int  # the first seat that played it; -1: none
+    discarded: bool  # an orchestra sent away (P5.7)
+    held_by: int  # in a hand or employed at the end; -1: none
+    plays: int
+    buys: int
 
 
 class EventRow(NamedTuple):
@@ -143,6 +166,8 @@ class GameRecord:
     concerts: list[ConcertRow] = field(default_factory=list)
     venues: list[VenueRow] = field(default_factory=list)
     specials: list[SpecialRow] = field(default_factory=list)
+    awards: list[AwardRow] = field(default_factory=list)
+    cards: list[CardRow] = field(default_factory=list)
     events: list[EventRow] | None = None
 
 
@@ -152,6 +177,19 @@ def _memory_error(exc: BaseException) -> bool:
             return True
         exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
     return False
+
+
+class _Counted:
+    """A seat's strategy that counts the decisions put to it (``counts[seat]``)."""
+
+    __slots__ = ("counts", "seat", "strategy")
+
+    def __init__(self, strategy: Any, counts: list[int], seat: int) -> None:
+        self.strategy, self.counts, self.seat = strategy, counts, seat
+
+    def __call__(self, view: Any, decision: Any) -> Any:
+        self.counts[self.seat] += 1
+        return self.strategy(view, decision)
 
 
 def play_task(task: GameTask, limits: Limits = NO_LIMITS) -> GameRecord:
@@ -164,6 +202,8 @@ def play_task(task: GameTask, limits: Limits = NO_LIMITS) -> GameRecord:
             deadline = (time.monotonic() + limits.game_seconds
                         if limits.game_seconds is not None else None)
             strategies = [TimedStrategy(s, limits.decision_seconds, deadline) for s in strategies]
+        asked = [0] * len(strategies)
+        strategies = [_Counted(s, asked, seat) for seat, s in enumerate(strategies)]
         game = Game(players=len(strategies), seed=task.seed, rules=task.rules, cards=task.cards)
         game.play(strategies)
     except KeyboardInterrupt:
@@ -178,27 +218,145 @@ def play_task(task: GameTask, limits: Limits = NO_LIMITS) -> GameRecord:
         tail = traceback.format_exception_only(type(exc), exc)[-1].strip()
         record.error = f"game {task.index} (seed {task.seed}): {tail}"
         return record
-    _collect(game, record, with_events=task.events)
+    _collect(game, record, with_events=task.events, decisions=asked)
     return record
 
 
-def _collect(game: Game, record: GameRecord, *, with_events: bool) -> None:
+class _CardLog:
+    """What became of every score, discovery and orchestra card, read off the events.
+
+    It follows the two open markets (SETUP.2/SETUP.3, P4.BUY.1, P4.HIRE.1, SPECIAL.S4/S7 and
+    P5.7) to count reveals, and who drew, took, played and holds each card. One list per card,
+    in order of first appearance: [offered, drawn_by, bought_by, played_by, discarded,
+    held_by, plays, buys].
+    """
+
+    __slots__ = ("cards", "orchestra_market", "orchestras", "score_market")
+
+    def __init__(self, orchestras: Any) -> None:
+        self.orchestras = orchestras  # the card set's orchestra ids (virtuosos are specials)
+        self.cards: dict[str, list[Any]] = {}
+        self.score_market: list[str | None] = []
+        self.orchestra_market: list[str | None] = []
+
+    def _card(self, card: str) -> list[Any]:
+        row = self.cards.get(card)
+        if row is None:
+            row = self.cards[card] = [0, -1, -1, -1, False, -1, 0, 0]
+        return row
+
+    def _offer(self, card: str | None) -> None:
+        if card is not None:
+            self._card(card)[0] += 1
+
+    def _reveal(self, market: list[str | None], after: list[str | None]) -> None:
+        """``market`` becomes ``after``; the cards new to it were revealed from the deck."""
+        before = set(market)
+        for card in after:
+            if card not in before:
+                self._offer(card)
+        market[:] = after
+
+    def _refill(self, market: list[str | None], card: str, refill: str | None) -> None:
+        """``card`` left ``market``; its slot took ``refill`` from the deck (or stays empty)."""
+        if card in market:
+            market[market.index(card)] = refill
+        self._offer(refill)
+
+    def _take(self, card: str, seat: int) -> None:
+        row = self._card(card)
+        if row[2] < 0:
+            row[2] = seat
+        row[7] += 1
+        row[5] = seat
+
+    def _draw(self, card: str, seat: int) -> None:
+        row = self._card(card)
+        row[1] = row[5] = seat
+
+    def _play(self, card: str, seat: int) -> None:
+        row = self._card(card)
+        if row[3] < 0:
+            row[3] = seat
+        row[6] += 1
+
+    def event(self, kind: str, rule: str, seat: Any, d: dict[str, Any]) -> None:
+        if kind == "setup":  # SETUP.2, SETUP.3: the first four of each market
+            self._reveal(self.score_market, list(d["scores"]))
+            self._reveal(self.orchestra_market, list(d["orchestras"]))
+        elif kind == "deal":  # SETUP.2
+            for card in d["cards"]:
+                self._draw(card, seat)
+        elif kind == "drew":  # P4.DISCOVER.1, SPECIAL.S7
+            self._draw(d["card"], seat)
+        elif kind == "buy":  # P4.BUY.1, P4.BUY.3
+            self._take(d["card"], seat)
+            self._refill(self.score_market, d["card"], d["refill"])
+        elif kind == "card_passed":  # P4.BUY.2: sold from the seller's hand
+            self._take(d["card"], d["buyer"])
+        elif kind == "hire":  # P4.HIRE.1
+            self._take(d["orchestra"], seat)
+            self._refill(self.orchestra_market, d["orchestra"], d["refill"])
+        elif kind == "poach":  # P4.HIRE.2
+            self._take(d["orchestra"], seat)
+        elif kind == "concert":  # P4.CONCERT.1: the card leaves the hand for good
+            card = d["card"]
+            self._play(card, seat)
+            self.cards[card][5] = -1
+            for orch in d["orchestras"]:
+                if orch in self.orchestras:
+                    self._play(orch, seat)
+        elif kind == "orchestra_leaves":  # P5.7: under the deck; an empty slot takes it back
+            row = self._card(d["orchestra"])
+            row[4], row[5] = True, -1
+            market = self.orchestra_market
+            if None in market:  # a slot is empty only while the deck is (effects.refill)
+                market[market.index(None)] = d["orchestra"]
+                row[0] += 1
+        elif kind == "effect":
+            if rule == "SPECIAL.S7":  # the Collector: free face-up cards, then a refill
+                for card in d["face_up"]:
+                    self._take(card, seat)
+                self._reveal(self.score_market, list(d["market"]))
+            elif rule == "SPECIAL.S4":  # the Educator: free orchestras, then a refill
+                for orch in d["orchestras"]:
+                    self._take(orch, seat)
+                self._reveal(self.orchestra_market, list(d["market"]))
+
+    def rows(self, music: Any) -> list[CardRow]:
+        return [CardRow(card, "orchestra" if card in self.orchestras else music[card].kind,
+                        *row) for card, row in self.cards.items()]
+
+
+_CARD_EVENTS = frozenset(("setup", "deal", "drew", "buy", "card_passed", "hire", "poach",
+                          "concert", "orchestra_leaves", "effect"))
+
+
+def _collect(game: Game, record: GameRecord, *, with_events: bool,
+             decisions: list[int] | None = None) -> None:
+    """Fill ``record`` from the finished ``game``'s events and results; ``decisions`` counts
+    the decisions put to each seat (not in the events; None: zeros)."""
     res = game.results
     assert res is not None
     n = game.n
     award_fame = [0.0] * n
     penalty = [0] * n
     concerts = [0] * n
+    start = 0
     venue_cost: dict[tuple[int, int], list[int]] = {}  # (month, seat) -> [money, fame]
+    log = _CardLog(game.cards.orchestras)
     for e in game.events:
         kind = e.kind
         seat = cast(int, e.player)  # the kinds read below are all a seat's own events
+        if kind in _CARD_EVENTS:
+            log.event(kind, e.rule, seat, e.data)
         if kind == "concert":
             d = e.data
             restore = d["restoration"]
             record.concerts.append(ConcertRow(
                 e.month, seat, d["card"], d["kind"], d["venue"], d["rating"],
-                d["card_fame"], restore["bonus"] if restore else 0, d["fame"], d["income"]))
+                d["card_fame"], restore["bonus"] if restore else 0, d["fame"], d["income"],
+                d["style"]))
             concerts[seat] += 1
         elif kind == "venue":
             record.venues.append(VenueRow(e.month, seat, e.data["area"], 0, 0))
@@ -212,21 +370,28 @@ def _collect(game: Game, record: GameRecord, *, with_events: bool) -> None:
             record.specials.append(SpecialRow(e.month, seat, e.data["card"], e.data["price"]))
         elif kind == "marker_penalty":
             penalty[seat] = e.data["markers"]
+        elif kind == "award":  # END.1-4: each winner's share (END.6), as the event states it
+            share = float(Fraction(e.data["share"]))
+            record.awards.extend(AwardRow(s, e.rule, share) for s in e.data["winners"])
+        elif kind == "setup":  # SETUP.5: month 1's start player
+            start = e.data["start_player"]
     for award in res["awards"]:
         for s in award["winners"]:
             award_fame[s] += float(award["share"])
     winners = res["winners"]
     share = 1.0 / len(winners)
+    asked = decisions if decisions is not None else [0] * n
     for s, p in enumerate(game.players):
         record.players.append(PlayerRow(
             s, float(res["fame"][s]), res["money"][s], res["ranks"][s],
             share if s in winners else 0.0, award_fame[s], penalty[s], concerts[s],
-            len(p.played), p.specials_bought))
+            len(p.played), p.specials_bought, (s - start) % n, asked[s]))
     for row in game.monthly:
         for s in range(n):
             record.months.append(MonthRow(row["month"], s, row["fame"][s], row["money"][s]))
     record.venues = [v._replace(cost_money=paid[0], cost_fame=paid[1]) if (
         paid := venue_cost.get((v.month, v.seat))) else v for v in record.venues]
+    record.cards = log.rows(game.cards.music)
     record.winners = tuple(winners)
     record.decisions = game.step
     record.n_events = len(game.events)
@@ -242,5 +407,5 @@ def play_chunk(tasks: list[GameTask], limits: Limits = NO_LIMITS) -> list[GameRe
     return [play_task(t, limits) for t in tasks]
 
 
-__all__ = ["ConcertRow", "EventRow", "GameRecord", "GameTask", "MonthRow", "PlayerRow",
-           "SpecialRow", "VenueRow", "play_chunk", "play_task"]
+__all__ = ["AwardRow", "CardRow", "ConcertRow", "EventRow", "GameRecord", "GameTask", "MonthRow",
+           "PlayerRow", "SpecialRow", "VenueRow", "play_chunk", "play_task"]

@@ -6,7 +6,7 @@ import pickle
 import sys
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -233,6 +233,10 @@ def run_tasks(tasks: Sequence[GameTask], *, jobs: int | None, scheduler: Any,
     return [by_index[(t.arm, t.index)] for t in tasks]
 
 
+def _empty(name: str) -> pd.DataFrame:
+    return pd.DataFrame(columns=COLUMNS[name])
+
+
 @dataclass
 class SimulationResult:
     """The frames of a batch plus the inputs that made it (enough to run it again)."""
@@ -247,6 +251,9 @@ class SimulationResult:
     config: dict[str, Any]
     events: pd.DataFrame | None = None
     complete: bool = True  # False: a run stopped early (see ``musici simulate --resume``)
+    # Frames added later default to empty, so results built by hand without them still work.
+    awards: pd.DataFrame = field(default_factory=lambda: _empty("awards"))
+    cards: pd.DataFrame = field(default_factory=lambda: _empty("cards"))
     frames: ClassVar[tuple[str, ...]] = FRAME_NAMES  # the names of the frame attributes
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:

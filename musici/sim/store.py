@@ -750,7 +750,11 @@ def _frame_from(snap: _Snapshot, manifest: dict[str, Any], name: str,
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    expected = manifest["frames"][name]["columns"] if name in manifest["frames"] else []
+    from musici.sim.frames import COLUMNS
+
+    # A frame added after the result was written reads as empty, with today's columns.
+    expected = (manifest["frames"][name]["columns"] if name in manifest["frames"]
+                else COLUMNS.get(name, []))
     if columns is not None:
         unknown = [c for c in columns if c not in expected]
         if unknown:
