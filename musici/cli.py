@@ -271,6 +271,11 @@ def main(argv: Sequence[str] | None = None, *, as_program: bool = False) -> int:
     except (RuleOptionError, CardSetError, GameError, ValueError, OSError) as exc:
         print(_printable(f"musici: error: {' '.join(str(exc).splitlines())}"), file=sys.stderr)
         return 2
+    except RuntimeError as exc:
+        if type(exc).__module__ != "musici.sim.pool":  # WorkerFailed (not imported: pandas)
+            raise
+        print(_printable(f"musici: error: {' '.join(str(exc).splitlines())}"), file=sys.stderr)
+        return 2
     except SystemExit as exc:  # sys.exit() in a bot or plug-in: not a finished command
         print(_printable(f"musici: error: the command was ended by {_one_line(exc)} from "
                          f"inside it (a strategy or plug-in calling sys.exit()?)"), file=sys.stderr)

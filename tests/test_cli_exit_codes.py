@@ -36,3 +36,32 @@ def test_a_reader_that_leaves_still_ends_quietly() -> None:
     err = play.stderr.read().decode()
     assert play.wait(timeout=120) == 0, err
     assert err == ""
+
+
+def test_user_bots_get_generous_limits_by_default_and_musicis_own_none(tmp_path) -> None:
+    """A bot of the user's that freezes its worker is only caught against a deadline, so the
+    command gives one by default (issue 20 item 12); musici's own bots run unwatched."""
+    import argparse
+
+    from musici.sim.cli import (
+        USER_BOT_DECISION_SECONDS,
+        USER_BOT_GAME_SECONDS,
+        _batch_options,
+        _limits,
+    )
+
+    parser = argparse.ArgumentParser()
+    _batch_options(parser)
+    bot = tmp_path / "bot.py"
+    bot.write_text("def strategy(view, decision):\n    return decision.random_answer(view.rng)\n")
+    mine = _limits(parser.parse_args(["--players", f"{bot},random,random"]))
+    assert (mine.decision_seconds, mine.game_seconds) == (USER_BOT_DECISION_SECONDS,
+                                                          USER_BOT_GAME_SECONDS)
+    own = _limits(parser.parse_args(["--players", "greedy,random,random"]))
+    assert not own.any
+    off = _limits(parser.parse_args(["--players", f"{bot},random,random", "--decision-time", "0",
+                                     "--game-time", "0"]))
+    assert not off.any
+    asked = _limits(parser.parse_args(["--players", f"{bot},random,random", "--decision-time",
+                                       "2"]))
+    assert asked.decision_seconds == 2 and asked.game_seconds == USER_BOT_GAME_SECONDS

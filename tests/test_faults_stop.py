@@ -100,9 +100,8 @@ def resume_and_compare(out: Path) -> None:
     assert not partial.complete
     assert 0 < len(partial.games) < GAMES
     # The line-up names a bot file: a resume runs it only when the user names it too.
-    lineup = ",".join(SimulationResult.read_parquet(out, frames=[]).config["players"])
     done = subprocess.run([sys.executable, "-m", "musici", "simulate", "--resume", str(out),
-                           "--players", lineup, "--quiet", "--jobs", "2"],
+                           "--players", LINEUP, "--quiet", "--jobs", "2"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     final = SimulationResult.read_parquet(out)
@@ -152,9 +151,8 @@ def test_sigkill_leaves_no_orphans_and_resumes_from_the_checkpoint(tmp_path: Pat
     assert [w for w in workers if alive(w)] == []
     assert not out.exists()  # never a half result in place
     # The line-up names a bot file: a resume runs it only when the user names it too.
-    lineup = ",".join(SimulationResult.read_parquet(out, frames=[]).config["players"])
     done = subprocess.run([sys.executable, "-m", "musici", "simulate", "--resume", str(out),
-                           "--players", lineup, "--quiet", "--jobs", "2"],
+                           "--players", LINEUP, "--quiet", "--jobs", "2"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert not list(tmp_path.glob(".run.tmp-*"))

@@ -44,9 +44,12 @@ def _batch_options(p: argparse.ArgumentParser, *, players: bool = True) -> None:
                    help="a Dask scheduler address (tcp://host:8786) instead of local processes")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--decision-time", type=float, default=None, metavar="SECONDS",
-                   help="stop a game whose bot takes longer than this for one decision")
+                   help="stop a game whose bot takes longer than this for one decision "
+                        "(default: none for musici's bots, 300 s when a bot is a file or "
+                        "module of yours; 0: none)")
     p.add_argument("--game-time", type=float, default=None, metavar="SECONDS",
-                   help="stop a game that takes longer than this in all")
+                   help="stop a game that takes longer than this in all (default: none for "
+                        "musici's bots, 3600 s when a bot is yours; 0: none)")
     p.add_argument("--memory-mb", type=int, default=None, metavar="MB",
                    help="memory a worker process may add while playing (a hog's game is stopped)")
 
@@ -104,8 +107,24 @@ def _lineup(text: str | None) -> list[str]:
     return [n.strip() for n in (text or DEFAULT_PLAYERS).split(",") if n.strip()]
 
 
+# A bot of the user's that freezes its worker (a regex holding the GIL, SIGSTOP) is only
+# caught against a deadline, so the command gives user bots generous ones unless told
+# otherwise (0 turns a limit off). musici's own bots get none: they run unwatched, faster.
+USER_BOT_DECISION_SECONDS = 300.0
+USER_BOT_GAME_SECONDS = 3600.0
+
+
 def _limits(args: argparse.Namespace) -> Limits:
-    return Limits(args.decision_time, args.game_time, args.memory_mb)
+    from musici.sim.pool import musici_bots_only
+
+    lineups = [_lineup(args.players)]
+    if getattr(args, "variant_players", None):
+        lineups.append(_lineup(args.variant_players))
+    decision, game = args.decision_time, args.game_time
+    if not musici_bots_only(lineups):
+        decision = USER_BOT_DECISION_SECONDS if decision is None else decision
+        game = USER_BOT_GAME_SECONDS if game is None else game
+    return Limits(decision or None, game or None, args.memory_mb)
 
 
 def _run(args: argparse.Namespace) -> SimulationResult:
