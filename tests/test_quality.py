@@ -12,7 +12,7 @@ from musici.sim.simulate import SimulationResult
 
 
 def _frame(name: str, rows: list[tuple]) -> pd.DataFrame:
-    return pd.DataFrame.from_records(rows, columns=COLUMNS[name]) if rows else pd.DataFrame(
+    return pd.DataFrame.from_records(rows, columns=COLUMNS[name][:len(rows[0])]) if rows else pd.DataFrame(
         {c: pd.Series(dtype="object") for c in COLUMNS[name]})
 
 

@@ -434,3 +434,18 @@ def test_item21_a_run_killed_before_its_first_checkpoint_resumes(tmp_path: Path)
                "--jobs", "1")
     assert done.returncode == 0, done.stderr
     same_frames(SimulationResult.read_parquet(out), reference())
+
+
+def test_a_partial_from_an_older_schema_is_refused_in_one_line(tmp_path: Path,
+                                                               old_result) -> None:
+    """A partial whose frames have other columns (written before a frame gained columns)
+    would read back as a mix of two schemas once finished: resume refuses it, keeping it."""
+    out = copy_result(old_result[0], tmp_path / "run")
+    manifest = json.loads((out / MANIFEST).read_text())
+    manifest["complete"] = False
+    manifest["frames"]["players"]["columns"] = manifest["frames"]["players"]["columns"][:-1]
+    (out / MANIFEST).write_text(json.dumps(manifest))
+    done = cli("simulate", "--resume", str(out), "--players", f"{BOT},{BOT},{BOT}", "--quiet",
+               "--jobs", "1")
+    one_line_error(done, "another version of musici")
+    assert json.loads((out / MANIFEST).read_text()) == manifest

@@ -203,6 +203,7 @@ def resume(directory: str | Path, *, players: Sequence[str] | str | None = None,
     """
     writer = ResultWriter(directory, None, resume=True)
     try:
+        _same_columns(writer)
         config = _resume_config(writer)
         lineup = _resume_lineup(config, players, writer.target)
         cards: Any = config.get("cards_path")
@@ -316,6 +317,20 @@ def _finish(writer: ResultWriter, report: BatchReport) -> None:
 
 def _text_specs(lineup: Sequence[StrategySpec]) -> list[str]:
     return [spec for spec in lineup if isinstance(spec, str)]
+
+
+def _same_columns(writer: ResultWriter) -> None:
+    """A partial written by a musici whose frames had other columns cannot be finished with
+    this one's parts: one result would mix two schemas."""
+    from musici.sim.frames import COLUMNS
+
+    for name, info in writer.previous.get("frames", {}).items():
+        if name in COLUMNS and info["columns"] != COLUMNS[name]:
+            raise SimulationError(
+                f"{writer.target}: the run was started by another version of musici (its "
+                f"{name} frame has columns {', '.join(info['columns'])}; this version writes "
+                f"{', '.join(COLUMNS[name])}); finish it with that version, or start the run "
+                f"again")
 
 
 def _resume_config(writer: ResultWriter) -> dict[str, Any]:
