@@ -1297,6 +1297,45 @@ BALANCE = [
     print()
     print(report.to_text(rows=5))
     """),
+    md("""
+    ## The playtest report: one page to send
+
+    `playtest_report` turns the same batch into **one self-contained HTML page** a designer
+    reads in five minutes and sends to a co-designer: the verdicts first, each with its
+    interval and its test, stated only where the test clears a Holm–Bonferroni correction
+    over every test on the page (a headline question whose test does not clear says "not
+    detectable at this sample size (± x points)"); then where fame comes from, every card of
+    the set, venues and tours, pacing, seat and turn order, matchups and the playtesters'
+    caveat, with plotly figures (plotly.js inside the file: it opens with no network).
+    From the shell: `musici report --from DIR --out report.html`, where `DIR` is a
+    `musici simulate --out DIR` batch. A `playtest` left as a cell's last line shows the
+    whole page in a frame.
+    """),
+    code("""
+    import tempfile
+    from pathlib import Path
+
+    from musici.playtest.report import playtest_report
+    from musici.playtest.verdicts import headline_summary
+
+    playtest = playtest_report(result)
+    print(playtest)  # verdicts stated, of how many tests
+    for text, _, stated in headline_summary(playtest.verdicts):
+        print("-", text)
+    for verdict in playtest.stated:
+        if verdict.flagged:
+            print("- flagged:", verdict.text)
+    path = playtest.save(Path(tempfile.gettempdir()) / "musici-playtest-report.html")
+    print("the page to send:", path)
+    """),
+    md("""
+    Every figure of the page is in `playtest.figures` and every table in `playtest.tables`;
+    `playtest.verdicts` holds every test (`Verdict`: text, estimate, interval, test, p,
+    p_adjusted, significant). Where each line's fame comes from:
+    """),
+    code("""
+    playtest.figures["fame-sources"]
+    """),
 ]
 
 

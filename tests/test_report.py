@@ -275,6 +275,32 @@ def test_the_report_notebook_view_is_a_self_contained_frame(report: Report) -> N
     assert "Verdicts" in shown and repr(report).startswith("<Report")
 
 
+def test_the_causal_check_neutralises_a_card_on_the_same_seeds(small: SimulationResult
+                                                                ) -> None:
+    from musici.playtest.report import causal_checks
+
+    checks, verdicts = causal_checks(small, CARDS, ["S14"], 8, excess={"S14": 2.3}, jobs=1,
+                                     progress=False)
+    [check] = checks
+    assert check.card == "S14" and check.delta == -2
+    assert len(verdicts) == 4 and {v.topic for v in verdicts} == {"causal"}
+    for v in verdicts:
+        assert v.text.startswith("neutralising S14 (fame -2 on every rating) moves the ")
+        assert v.n == 8 and v.unit == "share"
+    wins = check.effects[check.effects.metric == "win share"]
+    assert len(wins) == 4 and abs(wins.effect.sum()) < 1e-9  # win shares move between lines
+
+
+def test_report_options_causal_without_flags_and_a_fresh_ladder(small: SimulationResult
+                                                                ) -> None:
+    rep = playtest_report(small, causal=8, ladder=4, jobs=1, progress=False)
+    page = rep.to_html()
+    causal = _section(page, "causal")
+    assert "No card is flagged, so there is nothing to neutralise." in causal
+    assert 'id="ladder-now"' in _section(page, "caveat")
+    assert set(rep.tables["ladder"].bot) == set(LINEUP)
+
+
 def test_musici_report_from_a_result_directory(small: SimulationResult, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     from musici.cli import main

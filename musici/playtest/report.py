@@ -411,6 +411,11 @@ def _verdicts_section(verdicts: list[V.Verdict], alpha: float, notes: list[str])
                      f"the rest of its kind and at least {V.FLAG_RATIO:g} × their mean (cards "
                      f"with {V.MIN_PLAYS}+ plays are tested).</p>"
                      f'<ul class="verdicts">{"".join(lis)}</ul>')
+    if not cards:
+        parts.append(f"<h3>{_e(TOPIC_TITLES['card'])}</h3><ul class=\"verdicts\"><li>"
+                     f'<span class="verdict null">no card is tested: none was played '
+                     f"{V.MIN_PLAYS} times or more in this batch; play more games to judge the "
+                     f"cards (the card table below shows what there is)</span></li></ul>")
     for topic in ("venue", "matchup", "players", "ismcts", "causal"):
         items = [v for v in groups.get(topic, []) if v.significant]
         if not groups.get(topic):
@@ -631,7 +636,8 @@ def _fame_section(result: SimulationResult, cards: Any, figures: dict[str, go.Fi
         places += [p for p in by_venue.columns if p not in places]
         parts.append(_table(["strategy", *places],
                             [[s, *(f"{by_venue.loc[s, p]:+.1f} ({count.loc[s, p]:.1f}×)"
-                                   for p in places)] for s in order],
+                                   if count.loc[s, p] > 0 else "–" for p in places)]
+                             for s in order],
                             numeric=[False, *[True] * len(places)], table_id="fame-by-venue",
                             caption="concert fame per player at each venue (and concerts held "
                                     "there per player), after tours' multipliers"))
@@ -1323,13 +1329,19 @@ class CausalCheck:
 
 
 def causal_checks(result: SimulationResult, cards: Any, flagged: Sequence[str], games: int, *,
-                  jobs: int | None = None, progress: bool | None = None
-                  ) -> tuple[list[CausalCheck], list[V.Verdict]]:
+                  excess: Mapping[str, float] | None = None, jobs: int | None = None,
+                  progress: bool | None = None) -> tuple[list[CausalCheck], list[V.Verdict]]:
     """For each flagged card: the batch's line-up on ``games`` games of its seed, once with
-    the card set and once with the card's printed fame moved to its kind's mean (rounded;
-    at least one point down), paired game by game (:func:`musici.playtest.compare`'s
-    ``paired_effects``, :mod:`musici.playtest.tuning`'s card changes). Returns the checks and
-    one verdict per line-up entry and card: the effect on its win share."""
+    the card set and once with the card neutralised, paired game by game
+    (:func:`musici.playtest.compare`'s ``paired_effects``, :mod:`musici.playtest.tuning`'s
+    card changes). Returns the checks and one verdict per line-up entry and card: the effect
+    on its win share.
+
+    Neutralised: its printed fame (good, fair and poor alike) moved by the card's observed
+    excess of fame per play over its kind's mean (``excess[card]``, rounded, at least one
+    point), so that its fame per play comes near its kind's; without an observed excess, its
+    printed fame moved to its kind's mean printed fame (at least one point down).
+    """
     from musici.playtest import tuning
     from musici.playtest.compare import paired_effects
     from musici.sim.simulate import simulate
@@ -1337,21 +1349,26 @@ def causal_checks(result: SimulationResult, cards: Any, flagged: Sequence[str], 
 
     config = result.config
     players = list(config.get("players", []))
-    run: dict[str, Any] = {"seed": int(config.get("seed", 0)), "rules": config.get("rules") or {},
-           "rotate": bool(config.get("rotate", True)), "jobs": jobs, "progress": progress}
+    run: dict[str, Any] = {"seed": int(config.get("seed", 0)),
+                           "rules": config.get("rules") or {},
+                           "rotate": bool(config.get("rotate", True)), "jobs": jobs,
+                           "progress": progress}
     base = simulate(players, games, cards=cards, **run)
     document = tuning.card_document(cards)
     checks, out = [], []
     for cid in flagged:
         card = cards.music[cid]
-        kind = [m for m in cards.music.values() if m.kind == card.kind]
-        mean = sum(sum(m.fame) for m in kind) / (3 * len(kind))
-        delta = round(mean - sum(card.fame) / 3)
-        note = ""
-        if delta >= 0:
-            note = (f"its printed fame is already at or below its kind's mean ({mean:.1f}); "
-                    f"its excess comes from how it is played; checked with fame −1")
-            delta = -1
+        seen = (excess or {}).get(cid)
+        if seen is not None and not math.isnan(seen):
+            delta = min(-1, -round(seen))
+            note = (f"fame per play {seen:+.1f} above its kind's mean: printed fame "
+                    f"{'/'.join(map(str, card.fame))} moved by {delta:+d}")
+        else:
+            kind = [m for m in cards.music.values() if m.kind == card.kind]
+            mean = sum(sum(m.fame) for m in kind) / (3 * len(kind))
+            delta = min(-1, round(mean - sum(card.fame) / 3))
+            note = (f"printed fame {'/'.join(map(str, card.fame))} moved by {delta:+d} towards "
+                    f"its kind's mean printed fame {mean:.1f}")
         variant = tuning.apply_changes(document, [tuning.Change(cid, "fame", delta)],
                                        name=f"{cards.name} ({cid} fame {delta:+d})")
         other = simulate(players, games, cards=variant, **run)
@@ -1361,7 +1378,8 @@ def causal_checks(result: SimulationResult, cards: Any, flagged: Sequence[str], 
         for r in effects[effects.metric == "win share"].itertuples():
             se = (r.high - r.low) / (2 * z) if not math.isnan(r.high) else math.nan
             p = V._p_from(r.effect, se)
-            who = r.who.split(": ", 1)[-1]
+            line = r.who.split(": ", 1)[-1]
+            who = V.strategy_article(line)
             text = (f"neutralising {cid} (fame {delta:+d} on every rating) moves {who}'s win "
                     f"share by {r.effect * 100:+.1f} points [{r.low * 100:+.1f}, "
                     f"{r.high * 100:+.1f}] ({games} paired games)")
@@ -1370,7 +1388,7 @@ def causal_checks(result: SimulationResult, cards: Any, flagged: Sequence[str], 
             out.append(V.Verdict(text=text, estimate=r.effect, interval=(r.low, r.high),
                                  test="paired difference in win share, same seeds and seats "
                                       "(normal approximation)", p=p, topic="causal",
-                                 subject=f"{cid}: {who}", null_text=null, unit="share",
+                                 subject=f"{cid}: {line}", null_text=null, unit="share",
                                  n=int(r.games), data={"card": cid, "delta": delta}))
     return checks, out
 
@@ -1465,8 +1483,11 @@ def playtest_report(result: SimulationResult, *, cards: Any = None, causal: int 
         elif not flagged:
             why_not = "No card is flagged, so there is nothing to neutralise."
         else:
+            excess = {v.subject: v.estimate for v in verdicts
+                      if v.topic == "card" and v.flagged}
             checks, causal_verdicts = causal_checks(result, cardset, flagged, causal,
-                                                    jobs=jobs, progress=progress)
+                                                    excess=excess, jobs=jobs,
+                                                    progress=progress)
             verdicts = V.order(V.apply_holm([*verdicts, *causal_verdicts], alpha))
     ladder_result = None
     if ladder:
