@@ -959,12 +959,28 @@ WHAT_IF = [
 
     ## The workbench
 
-    Pick a ruling (its full text shows below it), its value for the variant and *add to
-    the variant*; change a line-up (type a strategy name, Enter; × removes one) or point an
-    arm at a card-set file; choose the games per arm and the worker processes; press
-    **run**. The progress bar moves as the games are played. Then read the effects (one
-    panel per metric, each with its own axis), the fan chart of each arm and the balance
-    flags, and export the runs (parquet) and the figures (HTML) to a folder.
+    The **base** is any setup you like, not only the rules as written: its rulings, its
+    line-up (type a strategy name, Enter; × removes one), a card-set file and card edits.
+    Every further **arm** states what it changes from the base (its rulings override the
+    base's; an empty line-up or card file means the base's); *add an arm* adds one, and all
+    arms are played on the same seeds and seats. Pick a ruling (its full text shows below
+    it), its value and the arm (or *every arm*), then *add the ruling*. The **card editor**
+    sets one card's numbers in one arm: pick the card and the arm, change its fame per
+    rating (good/fair/poor), its income or its orchestra requirements, *set these
+    numbers*; the card loader checks them (good ≥ fair ≥ poor, income a multiple of 5, ...).
+
+    Choose the games per arm and the worker processes and press **run**. Then read, for
+    each arm against the base, the **verdict in plain words**: what the change does to each
+    strategy's win share, final fame and the game, with its 95 % interval and its test
+    (paired on the common seeds, Holm-corrected over the strategies and arms), or "no
+    detectable change at this sample size (± x points)"; next to it, **how many games the
+    change altered** (same seed, a different winner or final fame: a change that never
+    comes into play alters none). Below: the edited cards' fame per play in every arm, the
+    effects (one panel per metric), the fame of each arm by month **through the END
+    awards** (the last point, END, is the final fame), and the balance flags **compared
+    across arms** in one table. *every test* lists each test with its p-value before and
+    after Holm. Export writes the runs (parquet), the tables, the verdicts and the figures
+    (HTML) to a folder.
     """),
     code("""
     from musici.widgets import Workbench
@@ -972,6 +988,15 @@ WHAT_IF = [
     bench = Workbench(["impresario", "merchant", "collector", "greedy"],
                       rules={"RULING-MONTHS": 6}, games=200, jobs=2)
     bench
+    """),
+    md("""
+    The same workbench can be set up in code: a base with its own rulings and several
+    arms, a card edit among them, e.g.
+    `Workbench(LINEUP, base_rules={"RULING-MEDIA-STEP": 50}, arms=[{"rules":
+    {"RULING-MEDIA-STEP": 100}}, {"card_edits": {"S07": {"fame": [9, 6, 3]}}}])`. After a
+    run, `bench.verdicts` holds each arm's verdicts (`musici.playtest.headline`),
+    `bench.altered` the games each change altered and `bench.comparisons` the paired
+    comparisons.
     """),
     md("""
     ## The same studies in code
