@@ -533,7 +533,8 @@ def fame_through_end(result: SimulationResult, *, title: str | None = None,
     fig.update_xaxes(tickvals=ticks, ticktext=[*(str(m) for m in ticks[:-1]), "END"],
                      title_text="month; END: final fame after the END awards")
     fig.add_vrect(x0=last - 0.5, x1=last + 0.3, fillcolor="#f3e6c4", opacity=0.45,
-                  line_width=0, layer="below")
+                  line_width=0, layer="below", annotation_text="END awards",
+                  annotation_position="top left", annotation_font={"size": 10})
     fig.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.22,
                               "x": 0, "xanchor": "left"},
                       margin={"l": 60, "r": 20, "t": 80, "b": 110})
