@@ -224,3 +224,34 @@ def test_a_deal_is_one_unit_across_tables() -> None:
     assert d.win_deff == pytest.approx(2.0, rel=0.03)  # (with the small-sample factors)
     assert (d.win_low, d.win_high) == pytest.approx(wilson_interval(d.win_rate * 40, 40),
                                                     abs=0.005)
+
+
+def test_the_calibration_benchmark_checks_rating_gaps(capsys, monkeypatch) -> None:
+    # issue 19 item 4.5: its docstring said rating gaps while the code checked centred ratings
+    import runpy
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parents[1] / "benchmarks" / "ladder.py"
+    monkeypatch.setattr(sys, "argv", [str(script), "--calibration", "2", "--games", "3",
+                                      "--bootstrap", "4"])
+    runpy.run_path(str(script), run_name="__main__")
+    out = capsys.readouterr().out
+    first, repeats = out.split("synthetic ladders, 3 bots")
+    gaps = [line for line in first.splitlines() if line.strip().startswith("gap ")]
+    assert len(gaps) == 10 and "gap b4 - b3 (true +120): covers it in" in first
+    assert "rating gaps (bootstrap interval of the difference)" in first
+    assert "gap b2 - b0 (true +241)" in repeats
+    assert "win rate (true 41.8%), deal-level" in repeats
+
+
+def test_a_share_of_zero_borrows_the_ladder_s_largest_design_effect() -> None:
+    # a and b share the wins, c (two seats a game) never wins: c's design effect cannot be
+    # measured, so it takes the largest measured one (here 1: a and b sit once a game)
+    games = [[("a", 1 + g % 2, float(g % 2 == 0)), ("b", 2 - g % 2, float(g % 2 == 1)),
+              ("c", 3, 0.0), ("c", 4, 0.0)] for g in range(20)]
+    ratings = _fit(_frame({"a,b,c,c": games}), ["a", "b", "c"], 0, 0, 0.95)[0].set_index("bot")
+    assert ratings.win_deff["a"] == pytest.approx(1.0) and ratings.win_deff["c"] == 1.0
+    assert ratings.win_high["c"] == pytest.approx(wilson_interval(0, 40)[1])
+    assert clustered_wilson(np.zeros(6), np.array([0, 0, 1, 1, 2, 2]), fallback=1.5)[2] == 1.5
+    assert clustered_wilson(np.zeros(6), np.array([0, 0, 1, 1, 2, 2]))[2] == 2.0

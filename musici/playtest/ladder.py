@@ -32,9 +32,10 @@ heuristic ladder of docs/playtesting.md: design effects up to 1.5 for the pairwi
   (cluster) variance of the proportion to the variance over independent seats (Kish 1965,
   *Survey Sampling*; Wilson on an effective sample size as in Korn and Graubard 1998,
   *Survey Methodology* 24:193). As in their convention ``deff`` is at least 1, so an
-  interval is never narrower than Wilson over seats; when the proportion is 0 or 1, where no
-  variance can be measured, ``deff`` is the mean number of seats (pairs) per deal, the case
-  where they all move together.
+  interval is never narrower than Wilson over seats. When the proportion is 0 or 1, where no
+  variance can be measured, ``deff`` is the largest one measured on the ladder's other
+  win rates (pairwise shares), or, when there is none, the mean number of seats (pairs) per
+  deal, as if they all moved together.
 
 Why not a library: openskill (MIT, maintained) and trueskill rate online, one game after
 another, so the ratings depend on the order of the games, their sigma is a running
@@ -186,34 +187,48 @@ def _wilson(p: float, n: float, level: float) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def clustered_wilson(values: np.ndarray, clusters: np.ndarray, level: float = 0.95
-                     ) -> tuple[float, float, float]:
-    """Wilson interval for the mean of ``values`` (each in [0, 1]) on an effective sample size.
+def design_effect(values: np.ndarray, clusters: np.ndarray) -> float:
+    """The cluster variance of the mean of ``values`` over its variance for independent
+    observations (Kish's design effect), or NaN where no variance can be measured (all
+    values alike, or a single cluster). ``clusters`` labels the observations that are not
+    independent of each other (in the ladder: the seats of one deal)."""
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    p = float(values.mean()) if n else math.nan
+    seat_ss = float(np.sum((values - p) ** 2))
+    _, label = np.unique(np.asarray(clusters), return_inverse=True)
+    k = int(label.max()) + 1 if n else 0
+    if n < 2 or k < 2 or seat_ss <= 1e-12 * n:
+        return math.nan
+    resid = np.bincount(label.reshape(-1), weights=values - p, minlength=k)
+    return (k / (k - 1) * float(np.sum(resid ** 2))) / (n / (n - 1) * seat_ss)
 
-    ``clusters`` labels the observations that are not independent of each other (in the
-    ladder: the seats of one deal, game ``i`` at every table). Returns ``(low, high, deff)``,
-    the design effect ``deff`` being the cluster variance of the mean over the variance for
-    independent observations, at least 1; when the mean is 0 or 1 it is the mean cluster
-    size (see the module doc).
+
+def clustered_wilson(values: np.ndarray, clusters: np.ndarray, level: float = 0.95,
+                     fallback: float | None = None) -> tuple[float, float, float]:
+    """Wilson interval for the mean of ``values`` (each in [0, 1]) on an effective sample
+    size ``n / deff``; returns ``(low, high, deff)``.
+
+    ``deff`` is :func:`design_effect`, at least 1. Where it cannot be measured (a mean of 0
+    or 1) it is ``fallback`` (the ladder passes the largest design effect measured on its
+    other shares of the same kind) or, without one, the mean number of observations per
+    cluster, as if each cluster's observations all moved together.
     """
     values = np.asarray(values, dtype=float)
     n = len(values)
     if n == 0:
         return (math.nan, math.nan, math.nan)
-    p = float(values.mean())
-    _, label = np.unique(np.asarray(clusters), return_inverse=True)
-    label = label.reshape(-1)
-    k = int(label.max()) + 1
-    seat_ss = float(np.sum((values - p) ** 2))
-    if seat_ss <= 1e-12 * n or k < 2:
-        deff = n / k
-    else:
-        resid = np.bincount(label, weights=values - p, minlength=k)
-        cluster_var = k / (k - 1) * float(np.sum(resid ** 2))
-        deff = cluster_var / (n / (n - 1) * seat_ss) if n > 1 else 1.0
+    deff = design_effect(values, clusters)
+    if math.isnan(deff):
+        deff = fallback if fallback is not None else n / len(np.unique(np.asarray(clusters)))
     deff = max(1.0, deff)
-    low, high = _wilson(p, n / deff, level)
+    low, high = _wilson(float(values.mean()), n / deff, level)
     return (low, high, deff)
+
+
+def _largest(deffs: Sequence[float]) -> float | None:
+    measured = [d for d in deffs if not math.isnan(d)]
+    return max(measured) if measured else None
 
 
 # ---------------------------------------------------------------- the ladder
@@ -353,10 +368,14 @@ def _pairwise(players: pd.DataFrame, level: float) -> pd.DataFrame:
     pairs = pairs[pairs.strategy != pairs.strategy_o]
     pairs = pairs.assign(above=(pairs["rank"] < pairs.rank_o).astype(float)
                          + 0.5 * (pairs["rank"] == pairs.rank_o))
+    groups = list(pairs.groupby(["strategy", "strategy_o"], sort=True))
+    fallback = _largest([design_effect(part.above.to_numpy(), _game_keys(part))
+                         for _, part in groups])
     rows = []
-    for (a, b), part in pairs.groupby(["strategy", "strategy_o"], sort=True):
+    for (a, b), part in groups:
         n, total = len(part), float(part.above.sum())
-        low, high, deff = clustered_wilson(part.above.to_numpy(), _game_keys(part), level)
+        low, high, deff = clustered_wilson(part.above.to_numpy(), _game_keys(part), level,
+                                           fallback)
         rows.append({"bot": a, "opponent": b, "pairs": n, "above": total, "share": total / n,
                      "low": low, "high": high, "deff": deff})
     return pd.DataFrame(rows, columns=["bot", "opponent", "pairs", "above", "share", "low",
@@ -408,10 +427,14 @@ def _fit(players: pd.DataFrame, bots: Sequence[str], bootstrap: int, seed: int,
     alpha = (1 - level) / 2
     low, high = ((np.quantile(draws, [alpha, 1 - alpha], axis=0) * SCALE) if bootstrap
                  else (np.full(len(bots), np.nan), np.full(len(bots), np.nan)))
+    parts = {bot: players[players.strategy == bot] for bot in index}
+    fallback = _largest([design_effect(part.win.to_numpy(), _game_keys(part))
+                         for part in parts.values()])
     rows = []
     for bot, i in index.items():
-        part = players[players.strategy == bot]
-        wlow, whigh, deff = clustered_wilson(part.win.to_numpy(), _game_keys(part), level)
+        part = parts[bot]
+        wlow, whigh, deff = clustered_wilson(part.win.to_numpy(), _game_keys(part), level,
+                                             fallback)
         rows.append({"bot": bot, "rating": point[i] * SCALE, "low": low[i], "high": high[i],
                      "seats": len(part), "win_rate": float(part.win.mean()), "win_low": wlow,
                      "win_high": whigh, "win_deff": deff, "mean_fame": float(part.fame.mean()),
@@ -467,4 +490,5 @@ def ladder(bots: Sequence[StrategySpec] | str, games: int = 100, *, seed: int = 
                         frames["games"], tuple(tables), results, config, differences)
 
 
-__all__ = ["LadderResult", "clustered_wilson", "fit_plackett_luce", "ladder", "ladder_tables"]
+__all__ = ["LadderResult", "clustered_wilson", "design_effect", "fit_plackett_luce", "ladder",
+           "ladder_tables"]
