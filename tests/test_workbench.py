@@ -260,6 +260,20 @@ def test_no_detectable_change_says_so_with_its_half_width():
     assert "points; paired tests on 30 common seeds, Holm over 3 strategies)" in lines[0]
 
 
+def test_a_change_clear_only_before_holm_is_named_but_not_stated():
+    # the merchant takes 5 of the collector's 40 wins: p about 0.018 each, 0.055 after Holm
+    base = fake_arm([[0, 1, 0]] * 40)
+    arm = fake_arm([[1, 0, 0]] * 5 + [[0, 1, 0]] * 35)
+    verdicts = comparison_verdicts(comparison(base, arm))
+    merchant = next(v for v in verdicts if v.subject == "win share: the merchant")
+    assert merchant.p < 0.05 < merchant.p_adjusted and not merchant.significant
+    line = headline(verdicts)[0]
+    assert line.startswith("RULING-X=y: no detectable change in any strategy's win share")
+    assert "clear only before the correction: the merchant +1" in line
+    assert f"(p = {merchant.p:.3f} before Holm, {merchant.p_adjusted:.2f} after)" in line
+    assert "before Holm" in merchant.null_text
+
+
 def test_two_arms_share_one_holm_correction_per_family():
     base = fake_arm([[1, 0, 0]] * 30 + [[0, 1, 0]] * 10)
     arm = fake_arm([[1, 0, 0]] * 10 + [[0, 1, 0]] * 30)

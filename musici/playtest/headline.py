@@ -340,9 +340,15 @@ def headline(verdicts: Sequence[Verdict]) -> list[str]:
                              default=math.nan)
                 d = shares[0].data
                 family = _family_words("win share", d["family_size"], d["arms"])
+                near = [v for v in shares if not math.isnan(v.p) and v.p < ALPHA]
+                note = "; ".join(
+                    f"{v.data['who']} {_signed_points(v.estimate)} points "
+                    f"[{_signed_points(v.interval[0])}, {_signed_points(v.interval[1])}] "
+                    f"(p = {v.p:.3f} before Holm, {v.p_adjusted:.2f} after)" for v in near)
                 lines.append(f"{change}: no detectable change in any strategy's win share at "
                              f"this sample size (± {_points(widest)} points; paired tests on "
-                             f"{shares[0].n} common seeds, Holm over {family})")
+                             f"{shares[0].n} common seeds, Holm over {family})"
+                             + (f"; clear only before the correction: {note}" if note else ""))
         if family == "card":
             lines += [v.statement or v.null_text for v in part if not v.significant]
     return lines

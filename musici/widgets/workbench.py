@@ -156,7 +156,8 @@ class ArmControls:
         tags = [_tag(o.name, c) for o in RULE_OPTIONS.values() for c in o.choices]
         self.rulings = widgets.TagsInput(value=[_tag(k, v) for k, v in (rules or {}).items()],
                                          allowed_tags=tags, allow_duplicates=False,
-                                         layout=WIDE)
+                                         layout=WIDE, placeholder="add one below, or type "
+                                         "e.g. RULING-MONTHS=6, Enter")
         self.rulings.add_class("arm-rulings")
         self.rulings_text = widgets.HTML()
         self.rulings_text.add_class("arm-rulings-text")
@@ -448,6 +449,7 @@ class Workbench:
         self.arms.append(arm)
         self.arms_box.children = [a.widget for a in self.arms]
         self._arms_changed()
+        self.ruling_target.value = self.card_target.value = arm.name  # the arm just added
         return arm
 
     def add_arm(self, **spec: Any) -> ArmControls:
@@ -705,7 +707,9 @@ class Workbench:
         # each figure is built whole, then wrapped (no trace is added after wrapping)
         arms_words = (names[1] if len(names) == 2 else f"{len(names) - 1} arms")
         self.figures = {"effects": go.FigureWidget(effects_figure(
-            effects, title=f"Effects against the base ({escape(arms_words)}), 95% intervals"))}
+            effects, title=f"Effects against the base ({escape(arms_words)}), 95% intervals"
+            "<br><sup>filled marker: the interval excludes 0 before any correction; the "
+            "verdicts above correct for the number of tests (Holm)</sup>"))}
         y_range = fame_range(results)
         for s, name, result in zip(short, names, results, strict=True):
             self.figures[f"fame-{_slug(s)}"] = go.FigureWidget(
