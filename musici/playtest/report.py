@@ -1377,7 +1377,8 @@ def causal_checks(result: SimulationResult, cards: Any, flagged: Sequence[str], 
         z = _z(0.95)
         for r in effects[effects.metric == "win share"].itertuples():
             se = (r.high - r.low) / (2 * z) if not math.isnan(r.high) else math.nan
-            p = V._p_from(r.effect, se)
+            # no variation at all (a line that never wins in either arm): no test to count
+            p = math.nan if se == 0 and r.effect == 0 else V._p_from(r.effect, se)
             line = r.who.split(": ", 1)[-1]
             who = V.strategy_article(line)
             text = (f"neutralising {cid} (fame {delta:+d} on every rating) moves {who}'s win "

@@ -15,8 +15,8 @@ The building blocks are small, stated tests that each return a :class:`TestResul
 
 :func:`batch_verdicts` runs the families of tests the playtest report states (strategy
 dominance, turn-order and seat advantage, pairwise matchups, cards' fame per play, venues'
-net fame per choice, 3 against 4 players, and the card and venue tests again on the
-``ismcts`` seats when the batch has them) and corrects them all together with
+net fame per choice (a commercial tour's net money), 3 against 4 players, and the card and
+venue tests again on the ``ismcts`` seats when the batch has them) and corrects them all together with
 :func:`apply_holm`. A verdict is *significant* when its Holm-adjusted p-value is below
 ``alpha``; the headline questions (``headline=True``) also carry a ``null_text``, "not
 detectable at this sample size (± x)", to say when their test does not clear.
@@ -504,34 +504,55 @@ def venue_choices(venues: pd.DataFrame, concerts: pd.DataFrame) -> pd.DataFrame:
     return merged
 
 
+def commercial_tours() -> frozenset[str]:
+    """The tours that trade a concert's fame for money (P3.TOUR: a fame cost, no fame)."""
+    from musici.economy import TOURS
+
+    return frozenset(area for area, (_, fame_cost, _, _) in TOURS.items() if fame_cost > 0)
+
+
 def _venue_verdicts(choices: pd.DataFrame, level: float, *, topic: str = "venue",
                     who: str = "") -> list[Verdict]:
+    """Each venue against the venues it competes with. A hall or an academic tour earns
+    fame: its net fame per choice against the other halls and academic tours. A commercial
+    tour earns money for fame (P3.TOUR): its net money per choice against all other
+    venues."""
     out: list[Verdict] = []
     if choices.empty:
         return out
     total = len(choices)
+    trade = commercial_tours()
+    fame_venues = choices[~choices.area.isin(trade)]
     for area, part in choices.groupby("area"):
         if len(part) < MIN_CHOICES:
             continue
-        rest = choices[choices.area != area]
-        t = difference_in_means(part.net_fame.tolist(), rest.net_fame.tolist(), level)
         share = len(part) / total
-        money = float(part.net_money.mean())
+        money, fame = float(part.net_money.mean()), float(part.net_fame.mean())
         name = VENUE_NAMES.get(str(area), str(area))
-        diff = f"{t.estimate:+.1f} fame per choice {_ival(t.low, t.high, 1, 1)}"
-        if t.estimate > 0 and share < 0.05:
-            text = (f"{who}the {name} is almost never taken ({_pct(share, 1)} of venue choices) "
-                    f"although it pays: {diff} against the other venues, at {money:+.0f} G net "
-                    f"money per choice")
-        elif t.estimate > 0:
-            text = (f"{who}the {name} pays more fame than the other venues: {diff} (chosen "
-                    f"{_pct(share)} of the time, {money:+.0f} G net money per choice)")
+        if area in trade:
+            rest = choices[choices.area != area]
+            t = difference_in_means(part.net_money.tolist(), rest.net_money.tolist(), level)
+            more = "more" if t.estimate > 0 else "less"
+            text = (f"{who}the {name} earns {more} money than the other venues: "
+                    f"{t.estimate:+.0f} G per choice {_ival(t.low, t.high, 1, 0)}, for "
+                    f"{fame:+.1f} net fame per choice (chosen {_pct(share)} of the time)")
+            unit = "net money per choice (G)"
         else:
-            text = (f"{who}the {name} pays less fame than the other venues: {diff} (chosen "
-                    f"{_pct(share)} of the time, {money:+.0f} G net money per choice)")
-        out.append(_verdict(t, text, topic=topic, subject=str(area), unit="net fame per choice",
-                            data={"share": share, "net_money": money,
-                                  "net_fame": float(part.net_fame.mean())}))
+            rest = fame_venues[fame_venues.area != area]
+            t = difference_in_means(part.net_fame.tolist(), rest.net_fame.tolist(), level)
+            diff = f"{t.estimate:+.1f} fame per choice {_ival(t.low, t.high, 1, 1)}"
+            if t.estimate > 0 and share < 0.05:
+                text = (f"{who}the {name} is almost never taken ({_pct(share, 1)} of venue "
+                        f"choices) although it pays: {diff} against the other halls and "
+                        f"academic tours, at {money:+.0f} G net money per choice")
+            else:
+                more = "more" if t.estimate > 0 else "less"
+                text = (f"{who}the {name} pays {more} fame than the other halls and academic "
+                        f"tours: {diff} (chosen {_pct(share)} of the time, {money:+.0f} G net "
+                        f"money per choice)")
+            unit = "net fame per choice"
+        out.append(_verdict(t, text, topic=topic, subject=str(area), unit=unit,
+                            data={"share": share, "net_money": money, "net_fame": fame}))
     return out
 
 
@@ -604,7 +625,8 @@ def batch_verdicts(result: SimulationResult, *, alpha: float = ALPHA, level: flo
     Families: each strategy's win share against its fair share (headline), each turn-order
     position's and each seat's (headline), each pair of strategies finishing ahead of one
     another, each card's fame per play against the rest of its kind (cards with at least
-    ``min_plays`` plays), each venue's net fame per choice against the other venues, 3
+    ``min_plays`` plays), each hall's and academic tour's net fame per choice against the
+    other halls and academic tours, each commercial tour's net money against the rest, 3
     against 4 players when the batch has both, and the card and venue tests again on the
     ``ismcts`` seats when there are any. ``extra`` verdicts (e.g. the report's causal
     checks) join the same correction. ``cards`` (a CardSet) only names the composers;
