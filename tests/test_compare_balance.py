@@ -172,6 +172,9 @@ def test_seat_and_turn_position_are_reported_apart(short_batch) -> None:
     starts = start_players(short_batch)
     result = _with_turns(short_batch, lambda p: (p.seat - p.game.map(starts)) % 4)
     r = balance_report(result)
+    if "turn" in short_batch.players.columns:  # the frames' own turn column agrees
+        pd.testing.assert_series_equal(result.players.turn, short_batch.players.turn)
+        pd.testing.assert_frame_equal(balance_report(short_batch).by_turn, r.by_turn)
     assert r.by_turn is not None and r.by_turn.turn.tolist() == [0, 1, 2, 3]
     assert r.by_turn.seats_played.tolist() == [16] * 4
     assert r.by_turn.wins.sum() == pytest.approx(16)
@@ -183,6 +186,8 @@ def test_seat_and_turn_position_are_reported_apart(short_batch) -> None:
 def test_a_result_without_a_turn_column_says_so(short_batch) -> None:
     r = balance_report(_with_turns(short_batch, None))
     assert r.by_turn is None
+    unknown = balance_report(_with_turns(short_batch, lambda p: float("nan")))
+    assert unknown.by_turn is None
     assert "no turn column" in _section(r.to_text(), "by turn position (0 = start player of "
                                                      "month 1)")[0]
     assert "no turn column" in r._repr_html_()

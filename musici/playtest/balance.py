@@ -229,8 +229,9 @@ def balance_report(result: SimulationResult) -> BalanceReport:
     n_seats = int(games.players.iloc[0])
     by_seat, flags = _by_position(players, "seat", n_seats)
     by_turn = None
-    if "turn" in players.columns:
-        by_turn, turn_flags = _by_position(players, "turn", n_seats)
+    turns = players.dropna(subset=["turn"]) if "turn" in players.columns else players.iloc[:0]
+    if not turns.empty:
+        by_turn, turn_flags = _by_position(turns.astype({"turn": int}), "turn", n_seats)
         flags += turn_flags
     by_strategy = strategy_summary(players)
     cards, card_flags = _cards(result.concerts)
