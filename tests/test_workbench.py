@@ -285,6 +285,15 @@ def test_two_arms_share_one_holm_correction_per_family():
     assert altered_games(base, same).altered == 0
 
 
+def test_an_entry_is_named_by_its_strategy_only_when_that_is_unambiguous():
+    base = fake_arm([[1, 0, 0]] * 6)
+    arm = fake_arm([[1, 0, 0]] * 6, strategies=("merchant", "merchant", "greedy"))
+    subjects = [v.subject for v in comparison_verdicts(comparison(base, arm))
+                if v.data["family"] == "win share"]
+    assert subjects == ["win share: entry 0 (merchant)", "win share: entry 1 (collector → merchant)",
+                        "win share: the greedy bot"]
+
+
 def test_unpaired_arms_are_refused():
     base = fake_arm([[1, 0, 0]] * 4)
     other = fake_arm([[1, 0, 0]] * 4)

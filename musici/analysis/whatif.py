@@ -131,7 +131,8 @@ def effects_figure(effects: pd.DataFrame, *, metrics: Sequence[str] | None = Non
     fig.update_layout(title=title or "Effects (arm − base): a filled marker's interval "
                       "excludes 0", template="plotly_white", hovermode="closest",
                       height=int(110 + sum(ROW_PX * s + 70 for s in sizes)),
-                      margin={"l": 300 if many else 220, "r": 20, "t": 80, "b": 40})
+                      margin={"l": 300 if many else 220, "r": 20,
+                              "t": 105 if "<br>" in title else 80, "b": 40})
     return fig
 
 

@@ -132,17 +132,17 @@ def _signed_points(x: float) -> str:
 
 
 def _entry_labels(base: SimulationResult, variant: SimulationResult) -> dict[int, str]:
-    """Entry -> "the merchant" (a strategy alone in the line-up), "entry 2 (greedy)" or
+    """Entry -> "the merchant" (a strategy alone in both line-ups), "entry 2 (greedy)" or
     "entry 1 (greedy → impresario)"."""
     first_a = base.players.drop_duplicates("entry").set_index("entry").strategy
     first_b = variant.players.drop_duplicates("entry").set_index("entry").strategy
-    counts = first_a.value_counts()
+    counts, counts_b = first_a.value_counts(), first_b.value_counts()
     labels = {}
     for entry, name in first_a.items():
         other = first_b.get(entry, name)
         if other != name:
             labels[int(entry)] = f"entry {entry} ({name} → {other})"
-        elif counts[name] == 1:
+        elif counts[name] == 1 and counts_b.get(name, 0) == 1:  # one of it in both line-ups
             labels[int(entry)] = f"the {name}" if name in ROLES else f"the {name} bot"
         else:
             labels[int(entry)] = f"entry {entry} ({name})"
