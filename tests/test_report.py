@@ -269,6 +269,46 @@ def test_an_old_batch_without_the_new_frames_degrades_gracefully(
     assert path.read_text(encoding="utf-8") == page
 
 
+def test_mirror_tables_and_three_against_four_players(small: SimulationResult, page: str
+                                                      ) -> None:
+    three = simulate(["merchant", "merchant", "collector"], games=12, seed=1,
+                     rules={"RULING-MONTHS": 4}, jobs=1, progress=False)
+    moved = {n: getattr(three, n).assign(game=getattr(three, n).game + 1000)
+             for n in three.frames if isinstance(getattr(three, n, None), pd.DataFrame)
+             and "game" in getattr(three, n).columns}
+    both = replace(small, **{n: pd.concat([getattr(small, n), frame], ignore_index=True)
+                             for n, frame in moved.items()})
+    rep = playtest_report(both)
+    mixed = rep.to_html()
+    pacing = _section(mixed, "pacing")
+    assert "<h3>3 players</h3>" in pacing and "<h3>4 players</h3>" in pacing
+    players = [v for v in rep.verdicts if v.topic == "players"]
+    assert players and all(v.text.startswith("games of 3 players differ from games of 4")
+                           for v in players)
+    assert 'id="mirror-table"' in _section(mixed, "matchups")
+    assert "No mirror tables" in _section(page, "matchups")
+    # the fair share of a strategy is 1/3 at a table of 3, 1/4 at a table of 4
+    merchant = next(v for v in rep.verdicts if v.topic == "strategy" and v.subject == "merchant")
+    assert 0.25 < merchant.null < 1 / 3 and "game as unit" in merchant.test
+
+
+def test_the_verdicts_are_re_measured_on_ismcts_seats(small: SimulationResult, page: str
+                                                      ) -> None:
+    # the impresario's seats relabelled: the report treats them as the strong bot's
+    renamed = {n: getattr(small, n).replace({"strategy": {"impresario": "ismcts"}})
+               for n in small.frames if isinstance(getattr(small, n, None), pd.DataFrame)
+               and "strategy" in getattr(small, n).columns}
+    strong = replace(small, **renamed,
+                     config={**small.config, "players": ["ismcts", *LINEUP[1:]]})
+    rep = playtest_report(strong)
+    again = [v for v in rep.verdicts if v.topic == "ismcts"]
+    assert again and all(v.text.startswith("on the ismcts seats, ") for v in again)
+    assert V.number_of_tests(rep.verdicts) == len(rep.verdicts)  # one correction for all
+    caveat = _section(rep.to_html(), "caveat")
+    assert "Re-measured on the ismcts seats" in caveat and "+590 [+536, +653]" in caveat
+    assert "No ismcts seats in this batch" in _section(page, "caveat")
+
+
 def test_the_report_notebook_view_is_a_self_contained_frame(report: Report) -> None:
     shown = report._repr_html_()
     assert shown.startswith("<iframe") and "srcdoc=" in shown

@@ -38,8 +38,9 @@ from musici.sim.stats import mean_interval, wilson_interval
 #       --games 8 --seed 0 --jobs 2
 # Plackett-Luce ratings (400 points = 10:1 odds of finishing above), 95 % bootstrap intervals.
 LADDER_SOURCE = ("docs/playtesting.md, ladder of all seven bots (seed 0, 8 games per table, "
-                 "280 games; `musici ladder --bots random,greedy,impresario,merchant,collector,"
-                 "search,ismcts --games 8 --seed 0`)")
+                 "280 games)")
+LADDER_COMMAND = ("musici ladder --bots random,greedy,impresario,merchant,collector,search,"
+                  "ismcts --games 8 --seed 0")
 LADDER_RATINGS: tuple[tuple[str, int, int, int, float], ...] = (
     # bot, rating, low, high, win rate at the ladder's tables
     ("ismcts", 590, 536, 653, 0.794),
@@ -280,12 +281,14 @@ def _frame(result: SimulationResult, name: str, columns: Sequence[str]) -> pd.Da
     return frame
 
 
-def rerun_command(config: Mapping[str, Any], out: str = "DIR", players: str | None = None
-                  ) -> str:
-    """The ``musici simulate`` line that plays the batch again (or with ``players``)."""
+def rerun_command(config: Mapping[str, Any], out: str = "DIR", players: str | None = None,
+                  games: int | None = None) -> str:
+    """The ``musici simulate`` line that plays the batch again (or with ``players``, or
+    ``games``)."""
     line = ["musici", "simulate", "--players", players or ",".join(config.get("players", []))
             or "impresario,merchant,collector,greedy",
-            "--games", str(config.get("games", 400)), "--seed", str(config.get("seed", 0))]
+            "--games", str(games or config.get("games", 400)),
+            "--seed", str(config.get("seed", 0))]
     for name, value in sorted((config.get("rules") or {}).items()):
         line += ["--rule", f"{name}={value}"]
     if config.get("cards_path"):
@@ -1275,7 +1278,7 @@ def _caveat_section(result: SimulationResult, verdicts: Sequence[V.Verdict],
              "nobody plays well may be strong in better hands. How strong the bots are, on "
              "the project's rating ladder (Plackett–Luce, 400 points = 10:1 odds of "
              "finishing above; 95 % bootstrap intervals). Source: "
-             f"{_e(LADDER_SOURCE)}.</p>",
+             f"{_e(LADDER_SOURCE)}: {_cmd(LADDER_COMMAND)}.</p>",
              _table(["bot", "seats in this batch", "plays", "ladder rating [95 %]"], rows,
                     numeric=[False, True, False, True], table_id="bot-table"), gap]
     ladder_rows = [[b, f"{r:+d} [{lo:+d}, {hi:+d}]", f"{w:.0%}"]
@@ -1312,8 +1315,8 @@ def _caveat_section(result: SimulationResult, verdicts: Sequence[V.Verdict],
         parts.append(f'<p class="note">No ismcts seats in this batch, so the verdicts are not '
                      f"re-measured with the strongest bot. To do so, play a batch with one "
                      f"(it searches at every decision: start with a few dozen games): "
-                     f"{_cmd(rerun_command(result.config, players=lineup))}, and report on "
-                     f"it.</p>")
+                     f"{_cmd(rerun_command(result.config, players=lineup, games=40))}, and "
+                     f"report on it.</p>")
     return Section("caveat", "The playtesters' caveat", "".join(parts))
 
 
@@ -1530,6 +1533,7 @@ def playtest_report(result: SimulationResult, *, cards: Any = None, causal: int 
 
 
 __all__ = [
+    "LADDER_COMMAND",
     "LADDER_RATINGS",
     "LADDER_SOURCE",
     "CausalCheck",

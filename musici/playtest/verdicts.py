@@ -594,9 +594,8 @@ def _players_verdicts(result: SimulationResult, level: float) -> list[Verdict]:
     for measure in [c for c in table.columns if c != "players"]:
         t = difference_in_means(table[measure][table.players == a].tolist(),
                                 table[measure][table.players == b].tolist(), level)
-        more = "more" if t.estimate > 0 else "less"
-        text = (f"games of {a} players have {more} {measure} than games of {b}: "
-                f"{t.estimate:+.2f} {_ival(t.low, t.high, 1, 2)} per game")
+        text = (f"games of {a} players differ from games of {b} in {measure}: "
+                f"{t.estimate:+.2f} {_ival(t.low, t.high, 1, 2)} per game ({a} minus {b})")
         out.append(_verdict(t, text, topic="players", subject=measure, unit=measure))
     return out
 
