@@ -16,6 +16,7 @@ import stat
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -27,7 +28,16 @@ import networkx as nx
 from musici.atomic import FileTooLargeError, NotRegularFileError, file_kind, read_bounded, show_bytes
 from musici.composers import ERAS, GROUPS, Composer, Lineage, lineage_graph
 from musici.decisions import brief
-from musici.economy import HALLS, HIRE_PRICE, MONEY_UNIT, SALARY
+from musici.economy import (
+    END_AWARDS,
+    HALLS,
+    HIRE_PRICE,
+    MONEY_UNIT,
+    SALARY,
+    SPECIAL_OPENING_BID,
+    TOURS,
+    TourTerms,
+)
 
 FORMAT = "musici-cards"
 FORMAT_VERSION = 1
@@ -169,6 +179,13 @@ class CardSet:
     # P3.HALL rents in G: the rules' by default; a card file may set others (a designer's
     # what-if, e.g. the tuner's "opera:rent=+50"). Capacities stay the rules'.
     hall_rents: Mapping[str, int] = field(default_factory=lambda: _default_rents())
+    # The merchant's levers, each the rules' unless the card file sets others (a designer's
+    # what-if; docs/cards.md): P3.TOUR tour -> (money cost, fame cost, fame multiplier,
+    # income multiplier) as economy.TOURS; END.1-4 award name -> fame (economy.END_AWARDS);
+    # P1.1 special card id -> its first bid in G (economy.SPECIAL_OPENING_BID).
+    tours: Mapping[str, TourTerms] = field(default_factory=lambda: TOURS)
+    end_awards: Mapping[str, int] = field(default_factory=lambda: END_AWARDS)
+    special_prices: Mapping[str, int] = field(default_factory=lambda: _default_prices())
     _lineage: dict[str, Lineage] = field(default_factory=dict, repr=False, compare=False)
     _document: str = field(default="", repr=False, compare=False)  # canonical JSON, for pickling
 
@@ -441,7 +458,9 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
     return CardSet(
         name, MappingProxyType(composers), MappingProxyType(music),
         MappingProxyType(orchestras), MappingProxyType(specials), fingerprint, source,
-        hall_rents=_hall_rents(source, data), _document=canonical,
+        hall_rents=_hall_rents(source, data), tours=_tours(source, data),
+        end_awards=_end_awards(source, data), special_prices=_special_prices(source, data),
+        _document=canonical,
     )
 
 
@@ -472,6 +491,104 @@ def _hall_rents(source: str, data: dict[str, Any]) -> Mapping[str, int]:
                                        f"a multiple of {2 * MONEY_UNIT}, got {_show(rent)}")
         rents[hall] = rent
     return MappingProxyType(rents)
+
+
+def _default_prices() -> Mapping[str, int]:
+    return MappingProxyType(dict.fromkeys(SPECIAL_NAMES, SPECIAL_OPENING_BID))
+
+
+def _amount(source: str, where: str, name: str, value: Any, hi: int, step: int) -> int:
+    """A whole amount from 0 to ``hi`` and a multiple of ``step``."""
+    if type(value) is not int or not 0 <= value <= hi or value % step:
+        multiple = f" and a multiple of {step}" if step > 1 else ""
+        raise _fail(source, where, f"{name} must be a whole number from 0 to {hi}{multiple}, "
+                                   f"got {_show(value)}")
+    return value
+
+
+# A tour multiplier: a number from 0 to 10 with at most two decimals (1.5, 2, 0.25).
+MAX_MULTIPLIER = 10
+MULTIPLIER_DENOMINATOR = 100
+TOUR_FIELDS: Mapping[str, int] = MappingProxyType({  # field -> index in economy.TourTerms
+    "money": 0, "fame": 1, "fame_multiplier": 2, "income_multiplier": 3})
+
+
+def _multiplier(source: str, where: str, name: str, value: Any) -> tuple[int, int]:
+    """A JSON number as an exact (numerator, denominator) in lowest terms."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not (
+            0 <= value <= MAX_MULTIPLIER):
+        raise _fail(source, where, f"{name} must be a number from 0 to {MAX_MULTIPLIER}, "
+                                   f"got {_show(value)}")
+    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    if exact.denominator > MULTIPLIER_DENOMINATOR or MULTIPLIER_DENOMINATOR % exact.denominator:
+        raise _fail(source, where, f"{name} must have at most two decimals, got {_show(value)}")
+    return exact.numerator, exact.denominator
+
+
+def _tours(source: str, data: dict[str, Any]) -> Mapping[str, TourTerms]:
+    """The optional ``tours`` object: tour name -> the terms it changes (P3.TOUR)."""
+    given = data.get("tours")
+    if given is None:
+        return TOURS
+    if not isinstance(given, dict):
+        raise _fail(source, "tours", f"expected an object of tour name to its terms, "
+                                     f"got {_show(given)}")
+    tours = dict(TOURS)
+    for tour, terms in given.items():
+        where = f"tours {_show(tour)}"
+        if tour not in TOURS:
+            raise _fail(source, where, f"unknown tour; the tours are {', '.join(TOURS)}")
+        if not isinstance(terms, dict):
+            raise _fail(source, where, f"expected an object with any of "
+                                       f"{', '.join(TOUR_FIELDS)}, got {_show(terms)}")
+        row: list[Any] = list(tours[tour])
+        for name, value in terms.items():
+            if name not in TOUR_FIELDS:
+                raise _fail(source, where, f"unknown field {_show(name)}; a tour's fields "
+                                           f"are {', '.join(TOUR_FIELDS)}")
+            if name == "money":  # halved under RULING-HALF-VENUE=all-venues: stays whole
+                row[0] = _amount(source, where, "money", value, 10_000, 2 * MONEY_UNIT)
+            elif name == "fame":
+                row[1] = _amount(source, where, "fame", value, 100, 1)
+            else:
+                row[TOUR_FIELDS[name]] = _multiplier(source, where, name, value)
+        tours[tour] = (row[0], row[1], row[2], row[3])
+    return MappingProxyType(tours)
+
+
+def _end_awards(source: str, data: dict[str, Any]) -> Mapping[str, int]:
+    """The optional ``end_awards`` object: award name -> fame (END.1-4)."""
+    given = data.get("end_awards")
+    if given is None:
+        return END_AWARDS
+    if not isinstance(given, dict):
+        raise _fail(source, "end_awards", f"expected an object of award name to fame, "
+                                          f"got {_show(given)}")
+    awards = dict(END_AWARDS)
+    for name, points in given.items():
+        where = f"end_awards {_show(name)}"
+        if name not in END_AWARDS:
+            raise _fail(source, where, f"unknown award; the awards are {', '.join(END_AWARDS)}")
+        awards[name] = _amount(source, where, "the award", points, 100, 1)
+    return MappingProxyType(awards)
+
+
+def _special_prices(source: str, data: dict[str, Any]) -> Mapping[str, int]:
+    """The optional ``special_prices`` object: special card id -> its first bid (P1.1)."""
+    given = data.get("special_prices")
+    if given is None:
+        return _default_prices()
+    if not isinstance(given, dict):
+        raise _fail(source, "special_prices", f"expected an object of special card id to its "
+                                              f"first bid in G, got {_show(given)}")
+    prices = dict(_default_prices())
+    for card, price in given.items():
+        where = f"special_prices {_show(card)}"
+        if card not in SPECIAL_NAMES:
+            raise _fail(source, where, f"unknown special card; the ids are "
+                                       f"{', '.join(SPECIAL_NAMES)}")
+        prices[card] = _amount(source, where, "the first bid", price, 10_000, MONEY_UNIT)
+    return MappingProxyType(prices)
 
 
 def _rebuild_cardset(document: str, source: str, fingerprint: str) -> CardSet:

@@ -31,6 +31,9 @@ SETUP6_DISCOVERIES_PER_DECK = 3
 
 # ---------------------------------------------------------------------------- P1, P2
 AUCTION_STEP = 100  # P1.1: the first bid and every raise
+# P1.1: the first bid for a special card, per card: the rules' step for every card unless
+# the card file's ``special_prices`` sets another (``CardSet.special_prices``)
+SPECIAL_OPENING_BID = AUCTION_STEP
 CRITIC_BONUS = 100  # P2.5 / SPECIAL.S2
 
 # ---------------------------------------------------------------------------- P3 venues
@@ -42,8 +45,10 @@ HALLS: Mapping[str, tuple[int, int]] = MappingProxyType({
     "opera": (400, 10),
 })
 FREE_HALL = "chapel"  # P3.HALL.1: free for the player with strictly the least fame
-# P3.TOUR: tour -> (money cost, fame cost, fame multiplier (num, den), income multiplier)
-TOURS: Mapping[str, tuple[int, int, tuple[int, int], tuple[int, int]]] = MappingProxyType({
+# P3.TOUR: tour -> (money cost, fame cost, fame multiplier (num, den), income multiplier);
+# the card file's ``tours`` may set others (``CardSet.tours``, the same shape)
+TourTerms = tuple[int, int, tuple[int, int], tuple[int, int]]
+TOURS: Mapping[str, TourTerms] = MappingProxyType({
     "large-academic": (400, 0, (2, 1), (0, 1)),
     "small-academic": (200, 0, (3, 2), (0, 1)),
     "large-commercial": (0, 5, (0, 1), (2, 1)),
@@ -85,13 +90,26 @@ DISCOVERY_AWARDS: Mapping[str, int] = MappingProxyType(  # END.3
     {"authentic": 3, "modern": 3})
 ORCHESTRA_AWARD = 2  # END.4
 SPECIALS_AWARD = 2  # END.4
+# Every END award by name (the card file's ``end_awards`` may set other sizes:
+# ``CardSet.end_awards``, which scoring.end_awards reads), and the awards of each rule.
 END_AWARDS: Mapping[str, int] = MappingProxyType({
     **ERA_AWARDS, **NATIONALITY_AWARDS, **DISCOVERY_AWARDS,
     "orchestras": ORCHESTRA_AWARD, "specials": SPECIALS_AWARD,
 })
+END_AWARD_RULES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "END.1": tuple(ERA_AWARDS), "END.2": tuple(NATIONALITY_AWARDS),
+    "END.3": tuple(DISCOVERY_AWARDS), "END.4": ("orchestras", "specials"),
+})
 
 
 # ---------------------------------------------------------------------------- arithmetic
+def next_bid(high: int, *, first: bool, opening: int) -> int:
+    """P1.1: the amount of the next bid in a special card's auction: ``opening`` (the card's
+    first bid, ``CardSet.special_prices``) when nobody has bid yet, else the step above the
+    highest bid ``high``."""
+    return opening if first else high + AUCTION_STEP
+
+
 def surcharge(fame: int) -> int:
     """P5.4: the salary surcharge at ``fame`` (0 below 30, 50 G from 30, 100 G from 50)."""
     for threshold, amount in SURCHARGES:
@@ -142,17 +160,20 @@ class VenueCost(NamedTuple):
 
 
 def venue_cost(area: str, *, held_concert: bool, rules: RuleSet, hall_rents: Mapping[str, int],
-               chapel_free: bool = False, tour_guide: bool = False) -> VenueCost:
+               chapel_free: bool = False, tour_guide: bool = False,
+               tours: Mapping[str, TourTerms] | None = None) -> VenueCost:
     """P5.2: the cost of ``area`` for its player this month, under ``rules``.
 
     ``chapel_free``: this player gets the Chapel free (P3.HALL.1); ``tour_guide``: this
     player played the Tour guide (SPECIAL.S3); ``hall_rents``: the card set's rents
     (``CardSet.hall_rents``: the rules' :data:`HALLS` unless the card file sets others;
-    required, so no caller prices a hall at a rent the game does not charge). Without a
-    concert a hall's rent is halved (P4.3); RULING-HALF-VENUE=all-venues halves a tour's
-    cost too, and half a fame cost is rounded by RULING-HALF-FAME.
+    required, so no caller prices a hall at a rent the game does not charge); ``tours``:
+    the card set's tour terms (``CardSet.tours``; ``None``: the rules' :data:`TOURS`). A
+    tour may cost money and fame at once when a card file says so. Without a concert a
+    hall's rent is halved (P4.3); RULING-HALF-VENUE=all-venues halves a tour's cost too, and
+    half a fame cost is rounded by RULING-HALF-FAME.
     """
-    tour = TOURS.get(area)
+    tour = (TOURS if tours is None else tours).get(area)
     if tour is not None:
         if tour_guide:
             return VenueCost(0, 0, "SPECIAL.S3")
@@ -168,9 +189,12 @@ def venue_cost(area: str, *, held_concert: bool, rules: RuleSet, hall_rents: Map
     return VenueCost(money // 2, fame, "P4.3", halved=True)
 
 
-def areas_open_to(fame: int, rules: RuleSet) -> tuple[str, ...]:
+def areas_open_to(fame: int, rules: RuleSet,
+                  tours: Mapping[str, TourTerms] | None = None) -> tuple[str, ...]:
     """P3.1 and P3.TOUR.5 RULING-COMMERCIAL-FAME: the areas a player with ``fame`` may
-    choose (a commercial tour needs fame of at least its fame cost), in board order."""
+    choose (a commercial tour needs fame of at least its fame cost, ``tours``: the card
+    set's tour terms, ``None`` for the rules'), in board order."""
     if rules.options["RULING-COMMERCIAL-FAME"] != "required":
         return AREAS
-    return tuple(a for a in AREAS if a not in TOURS or fame >= TOURS[a][1])
+    table = TOURS if tours is None else tours
+    return tuple(a for a in AREAS if a not in table or fame >= table[a][1])

@@ -9,7 +9,7 @@ explanations call them to predict or explain, so they always agree with the engi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple, Protocol
@@ -56,11 +56,13 @@ def restoration(cards: CardSet, rules: RuleSet, card: MusicCard, played: Sequenc
                          lineage_any_depth=rules.options["RULING-LINEAGE"] == "any-depth")
 
 
-def tour_result(fame: int, income: int, venue: str | None, rules: RuleSet) -> tuple[int, int]:
+def tour_result(fame: int, income: int, venue: str | None, rules: RuleSet,
+                tours: Mapping[str, E.TourTerms] | None = None) -> tuple[int, int]:
     """P3.TOUR: (fame, income) of a concert at ``venue``: an academic tour multiplies fame and
     gives no income; a commercial tour gives up fame (a loss still counts, P3.TOUR.3) and
-    multiplies income; rounded by RULING-ROUNDING (P3.TOUR.4)."""
-    tour = E.TOURS.get(venue) if venue is not None else None
+    multiplies income; rounded by RULING-ROUNDING (P3.TOUR.4). ``tours``: the card set's
+    tour terms (``CardSet.tours``; ``None``: the rules' ``economy.TOURS``)."""
+    tour = (E.TOURS if tours is None else tours).get(venue) if venue is not None else None
     if tour is None:
         return fame, income
     _, _, (fn, fd), (inum, iden) = tour
@@ -93,12 +95,14 @@ class ConcertOutcome(NamedTuple):
 
 def concert_outcome(card: MusicCard, style: str, brought: tuple[int, int], markers: int, *,
                     rules: RuleSet, venue: str | None, media: bool,
-                    restore: R.Restoration | None) -> ConcertOutcome:
+                    restore: R.Restoration | None,
+                    tours: Mapping[str, E.TourTerms] | None = None) -> ConcertOutcome:
     """The outcome of playing ``card`` with orchestras of ``style`` bringing ``brought``
     (tens of instrumentalists, singers) with ``markers`` dissent markers, at ``venue``.
 
     ``restore`` is :func:`restoration` for a discovery card (``None`` for a score card);
-    ``venue=None`` gives the outcome before any tour (as in a hall).
+    ``venue=None`` gives the outcome before any tour (as in a hall); ``tours`` the card
+    set's tour terms (``CardSet.tours``; ``None``: the rules').
     """
     restored = restore is None or restore.found
     rated = rate(card, style, brought, markers, rules=rules, restored=restored, media=media)
@@ -108,7 +112,7 @@ def concert_outcome(card: MusicCard, style: str, brought: tuple[int, int], marke
     capped = restore is not None and total > E.RESTORE_CAP  # RESTORE.4
     if capped:
         total = E.RESTORE_CAP
-    fame, income = tour_result(total, card.income, venue, rules)
+    fame, income = tour_result(total, card.income, venue, rules, tours)
     return ConcertOutcome(rated, restore, card_fame, bonus, capped, total, fame, income)
 
 
@@ -157,27 +161,29 @@ def end_awards(cards: CardSet, rules: RuleSet, players: Sequence[Holdings]) -> l
     music = cards.music
     counted = [[music[c] for c in p.played if count_discoveries or music[c].kind == "score"]
                for p in players]
+    points = cards.end_awards  # the rules' award sizes unless the card file sets others
     tallies: list[tuple[str, str, int, list[int]]] = []
-    for era, points in E.ERA_AWARDS.items():  # END.1
-        tallies.append((era, "END.1", points, [sum(c.era == era for c in cs) for cs in counted]))
+    for era in E.ERA_AWARDS:  # END.1
+        tallies.append((era, "END.1", points[era],
+                        [sum(c.era == era for c in cs) for cs in counted]))
     for group in E.NATIONALITY_AWARDS:  # END.2: the three scored groups, not "other"
-        tallies.append((group, "END.2", E.NATIONALITY_AWARDS[group],
+        tallies.append((group, "END.2", points[group],
                         [sum(cards.composers[c.composer].group == group for c in cs)
                          for cs in counted]))
     for deck in STYLES:  # END.3: discovery cards by back
-        tallies.append((deck, "END.3", E.DISCOVERY_AWARDS[deck],
+        tallies.append((deck, "END.3", points[deck],
                         [sum(music[c].deck == deck for c in p.played) for p in players]))
-    tallies.append(("orchestras", "END.4", E.ORCHESTRA_AWARD,
+    tallies.append(("orchestras", "END.4", points["orchestras"],
                     [len(p.orchestras) for p in players]))
-    tallies.append(("specials", "END.4", E.SPECIALS_AWARD,
+    tallies.append(("specials", "END.4", points["specials"],
                     [p.specials_bought for p in players]))
     awards = []
-    for name, rule, points, counts in tallies:
+    for name, rule, size, counts in tallies:
         best = max(counts)
         if best <= 0:  # END.6: at least one to be "most"
             continue
         winners = tuple(s for s, n in enumerate(counts) if n == best)
-        awards.append(Award(name, rule, tuple(counts), winners, Fraction(points, len(winners))))
+        awards.append(Award(name, rule, tuple(counts), winners, Fraction(size, len(winners))))
     return awards
 
 

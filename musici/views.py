@@ -184,11 +184,12 @@ class PlayerView:
     def venue_cost(self, area: str, *, held_concert: bool) -> VenueCost:
         """P5.2 / P4.3: what ``area`` costs this seat this month, as the engine will charge
         it: with this seat's free Chapel (P3.HALL.1), its played Tour guide (SPECIAL.S3, face
-        up) and the card set's hall rents. Bots and previews price venues through this."""
+        up) and the card set's hall rents and tour terms. Bots and previews price venues
+        through this."""
         g = self._game
         return venue_cost(area, held_concert=held_concert, rules=g.rules,
                           hall_rents=g.cards.hall_rents, chapel_free=g.chapel_free == self._seat,
-                          tour_guide=g.players[self._seat].tour_guide)
+                          tour_guide=g.players[self._seat].tour_guide, tours=g.cards.tours)
 
     @property
     def history(self) -> tuple[Event, ...]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from musici import economy as E
 from musici.decisions import Decision, Kind
-from musici.economy import AUCTION_STEP
 from musici.engine import effects
 
 if TYPE_CHECKING:
@@ -46,7 +46,10 @@ def turn(g: Game, order: list[int], i: int, passed: list[bool], high: int, leade
 def offer(
     g: Game, seat: int, order: list[int], passed: list[bool], high: int, leader: int | None, rule: str
 ) -> None:
-    bid = high + AUCTION_STEP
+    card = g.special_slot
+    assert card is not None
+    # P1.1: the card's first bid (the card set's special_prices), then the step above
+    bid = E.next_bid(high, first=leader is None, opening=g.cards.special_prices[card])
     options = ("pass", "bid") if g.players[seat].money >= bid else ("pass",)  # P1.2
     g._ask(
         Decision(
@@ -69,7 +72,9 @@ def on_answer(
     g: Game, answer: str, seat: int, order: list[int], passed: list[bool], high: int, leader: int | None
 ) -> None:
     if answer == "bid":
-        high += AUCTION_STEP
+        card = g.special_slot
+        assert card is not None
+        high = E.next_bid(high, first=leader is None, opening=g.cards.special_prices[card])
         leader = seat
         g._emit("bid", "P1.1", seat, {"amount": high})
     else:

@@ -24,7 +24,7 @@ def start(g: Game) -> None:
 def ask_venue(g: Game, seat: int) -> None:
     p = g.players[seat]
     taken = g.venues  # P3.1: one marker per area; P3.TOUR.5
-    options = tuple(a for a in E.areas_open_to(p.fame, g.rules) if a not in taken)
+    options = tuple(a for a in E.areas_open_to(p.fame, g.rules, g.cards.tours) if a not in taken)
     g._ask(Decision(seat, Kind.VENUE, "P3.1", options=options), on_venue, seat)
 
 

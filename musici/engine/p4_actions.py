@@ -102,7 +102,8 @@ def on_concert_orchestras(g: Game, chosen: tuple[str, ...], seat: int, card_id: 
     media = g.media == seat
     venue = p.venue
     out = scoring.concert_outcome(
-        card, style, brought, markers, rules=g.rules, venue=venue, media=media, restore=restore
+        card, style, brought, markers, rules=g.rules, venue=venue, media=media, restore=restore,
+        tours=g.cards.tours,
     )
     rated, fame, income = out.rating, out.fame, out.income
     p.concert = {"card": card_id, "income": income, "fame": fame}

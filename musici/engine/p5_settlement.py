@@ -59,20 +59,21 @@ def pay_venue(g: Game, p: PlayerState, held: bool) -> None:
     opts = g.rules.options
     cost = E.venue_cost(
         venue, held_concert=held, rules=g.rules, chapel_free=g.chapel_free == p.seat,
-        tour_guide=p.tour_guide, hall_rents=g.cards.hall_rents,
+        tour_guide=p.tour_guide, hall_rents=g.cards.hall_rents, tours=g.cards.tours,
     )
     if cost.free:  # P3.HALL.1, SPECIAL.S3
         data: dict = {"area": venue}
         if cost.rule == "SPECIAL.S3":  # what the Tour guide saved
             waived = E.venue_cost(venue, held_concert=held, rules=g.rules,
-                                  hall_rents=g.cards.hall_rents)
+                                  hall_rents=g.cards.hall_rents, tours=g.cards.tours)
             data.update(card="S3", money=waived.money, fame=waived.fame)
         g._emit("venue_free", cost.rule, p.seat, data)
         return
     rule, money, fame_cost = cost.rule, cost.money, cost.fame
     if fame_cost:
         effects.change_fame(g, p, -fame_cost, rule, f"{venue} costs {fame_cost} fame", venue=venue)
-        return
+        if not money:  # a card file's tour may cost money and fame at once
+            return
     paid = min(money, p.money)
     if paid:
         effects.pay(g, p, paid, rule, f"{venue}", venue=venue)

@@ -267,7 +267,8 @@ class Planner:
                     continue
                 assert isinstance(line, Lineup)
                 total = line.base_fame
-                fame, income = scoring.tour_result(total, card.income, area, rules)  # P3.TOUR
+                fame, income = scoring.tour_result(total, card.income, area, rules,
+                                                   view.cards.tours)  # P3.TOUR
                 cash = (income - held.money - hire_cost - salaries - hire_sal - sur
                         - (E.SCORE_PRICE if buying else 0) + guarneri)
                 fame_total = fame - held.fame + stradivari
@@ -556,7 +557,7 @@ class Planner:
         if line is None:
             return None
         fame, income = scoring.tour_result(line.base_fame, card.income, view.me.venue,
-                                           view.rules)
+                                           view.rules, view.cards.tours)
         return ConcertForecast(line.items, line.level, fame, income)
 
     def on_concert_orchestras(self, view: PlayerView, d: Decision) -> Answer:

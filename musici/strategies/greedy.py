@@ -49,7 +49,8 @@ def _pick(view: PlayerView, card: MusicCard, items: list[str], style: str,
     _, brought, marks = scoring.lineup(view.cards, chosen, markers)
     restore = scoring.restoration(view.cards, view.rules, card, me.played, me.permanent)
     out = scoring.concert_outcome(card, style, brought, marks, rules=view.rules, venue=me.venue,
-                                  media=view.media == view.seat, restore=restore)
+                                  media=view.media == view.seat, restore=restore,
+                                  tours=view.cards.tours)
     return chosen, out
 
 
