@@ -93,14 +93,20 @@ def add_commands(sub: Any) -> None:
     tune.add_argument("--rounds", type=int, default=3, help="tuning rounds (default 3)")
     tune.add_argument("--candidates", type=int, default=6,
                       help="candidate changes tried per round (default 6)")
+    tune.add_argument("--alpha", type=float, default=0.05,
+                      help="family-wise level of the verification's paired test, "
+                           "Bonferroni-corrected over the candidates tried (default 0.05)")
     tune.add_argument("--effects", action="store_true",
                       help="only print every card's, special card's and venue's effect")
-    tune.add_argument("--sensitivity", action="append", default=[], metavar="CARD:FIELD=DELTA",
+    tune.add_argument("--sensitivity", action="append", default=[], metavar="CHANGE",
                       help="only run this change against the base on common random numbers, "
-                           "e.g. S07:fame=-1, D03:income=+50 or a hall's opera:rent=+50 "
-                           "(repeatable: applied together)")
+                           "e.g. S07:fame=-1, D03:income=+50, opera:rent=+50, "
+                           "TOUR:large-commercial:fame=+1, "
+                           "TOUR:small-academic:fame_multiplier=-0.5, END:END.2=-1 or "
+                           "SPECIAL:P1:price=+50 (repeatable: applied together)")
     tune.add_argument("--out", default=None,
-                      help="directory for the tuned card file and the report (default: print)")
+                      help="directory for the report, and the tuned card file when a change "
+                           "clears the test (default: print)")
     _common(tune)
     tune.set_defaults(run=_tune)
 
@@ -235,6 +241,7 @@ def _tune(args: argparse.Namespace) -> int:
     target = tuning.Target(max_win=args.max_win, max_sd=args.max_sd)
     result = tuning.tune(players, target, games=args.games, verify_games=args.verify_games,
                          rounds=args.rounds, candidates=args.candidates, cards=args.cards,
+                         alpha=args.alpha,
                          log=None if args.quiet else _stderr, **common)
     print(result.report())
     if args.out:
