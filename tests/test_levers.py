@@ -105,7 +105,10 @@ def test_the_engine_charges_the_card_sets_tour_costs_and_the_planner_sees_them(g
         money, fame = p.money, p.fame
         pay_venue(game, p, True)
         assert (money - p.money, fame - p.fame) == (forecast.money, forecast.fame), area
-        if not guided:
+        if guided:  # the Tour guide waived the card set's cost, and says so
+            waived = [e.data for e in game.events if e.kind == "venue_free"][-1]
+            assert (waived["money"], waived["fame"]) == cards.tours[area][:2], area
+        else:
             assert (forecast.money, forecast.fame) == cards.tours[area][:2], area
         assert forecast.free == guided
 
@@ -137,6 +140,7 @@ def test_every_bot_forecasts_the_concerts_the_engine_records_under_changed_tours
     from tests.test_bots_follow_rules import SEEN, _play_and_check
 
     cards = _cards(tours=TOURS_CHANGED)
+    assert cards.tours["small-commercial"] == (0, 2, (1, 2), (5, 4))  # the file's, in play
     SEEN.clear()
     assert _play_and_check(RuleSet(), cards, seed) >= 12
     assert any(what in ("academic tour", "commercial tour") for key in SEEN

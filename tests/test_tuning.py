@@ -200,7 +200,6 @@ def _batch(wins: dict[str, list[float]], plays: list[tuple] = (), venues: list[t
         config={})
 
 
-@pytest.mark.rules("CARDS")
 def test_the_card_outlier_term_matters() -> None:
     """One sd of card fame above the limit weighs more than one point of win share above
     it (it weighed the same at SD_WEIGHT = 0.01, and the card term never moved the tuner)."""
@@ -213,9 +212,10 @@ def test_the_card_outlier_term_matters() -> None:
              for k in ("score", "discovery") for i in range(4)]
     cards = _batch({"a": [0.5] * 100, "b": [0.5] * 100}, plays=plays)
     checked_over, checked_cards = tuning.check(over, target), tuning.check(cards, target)
+    assert checked_over.objective == pytest.approx(0.01)  # win share over the limit
+    assert checked_cards.objective > 2 * checked_over.objective
     assert checked_over.win_excess == pytest.approx(0.01) and checked_over.card_excess == 0
     assert checked_cards.win_excess == 0 and checked_cards.card_excess == pytest.approx(1.0)
-    assert checked_cards.objective > 2 * checked_over.objective
     assert tuning.CARD_WEIGHT >= 0.05
 
 
