@@ -50,7 +50,7 @@ def test_apply_changes_edits_values_and_the_loader_still_validates() -> None:
 
 
 def _frame(name: str, rows: list[tuple]) -> pd.DataFrame:
-    return pd.DataFrame.from_records(rows, columns=COLUMNS[name]) if rows else pd.DataFrame(
+    return pd.DataFrame.from_records(rows, columns=COLUMNS[name][:len(rows[0])]) if rows else pd.DataFrame(
         {c: pd.Series(dtype="object") for c in COLUMNS[name]})
 
 
