@@ -449,3 +449,50 @@ def test_a_partial_from_an_older_schema_is_refused_in_one_line(tmp_path: Path,
                "--jobs", "1")
     one_line_error(done, "another version of musici")
     assert json.loads((out / MANIFEST).read_text()) == manifest
+
+
+EVIL_BOT = """
+from pathlib import Path
+Path(__file__).with_name("PWNED").write_text("ran")
+def strategy(view, decision):
+    return decision.random_answer(view.rng)
+"""
+
+
+def _rename_strategy_in_parts(out: Path, manifest: dict, old: str, new: str) -> None:
+    """Rewrite every part's strategy column and its checksum, as a crafted result would."""
+    import hashlib
+
+    import pyarrow.parquet as pq
+
+    for part in manifest["parts"]:
+        path = out / part["file"]
+        table = pq.read_table(path)
+        if "strategy" in table.column_names:
+            frame = table.to_pandas()
+            frame["strategy"] = frame["strategy"].replace(old, new)
+            frame.to_parquet(path, index=False)
+            part["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_second_probe_report_never_runs_a_bot_only_the_result_names(tmp_path: Path) -> None:
+    """`musici report --ladder/--causal` play more games: with a line-up of files named only
+    by the result, it refuses (second probe, break 1)."""
+    from musici.sim import simulate_to
+
+    evil = tmp_path / "evil.py"
+    evil.write_text(EVIL_BOT)
+    out = tmp_path / "run"
+    simulate_to(out, ["random"] * 3, 12, seed=1, rules={"RULING-MONTHS": 1}, jobs=1,
+                progress=False)
+    manifest = json.loads((out / MANIFEST).read_text())
+    manifest["config"]["players"] = [str(evil), "random", "random"]
+    _rename_strategy_in_parts(out, manifest, "random", str(evil))
+    (out / MANIFEST).write_text(json.dumps(manifest))
+    (tmp_path / "PWNED").unlink(missing_ok=True)
+    for extra in (["--ladder", "1"], ["--causal", "2"]):
+        done = cli("report", "--from", str(out), "--out", str(tmp_path / "r.html"), "--quiet",
+                   *extra)
+        assert not (tmp_path / "PWNED").exists(), f"report {extra} ran the planted bot"
+        if extra[0] == "--ladder":
+            one_line_error(done, "musici runs it only when you name it")

@@ -173,6 +173,7 @@ def _report(args: argparse.Namespace) -> int:
         print(f"note: {args.source} is a partial run ({len(result.games)} of "
               f"{result.config.get('games')} games)", file=sys.stderr)
     report = playtest_report(result, causal=args.causal, ladder=args.ladder,
+                             players=args.players,  # what the user named runs, nothing else
                              source=args.source, jobs=args.jobs, progress=not args.quiet)
     path = report.save(args.out)
     print(f"{len(report.stated)} verdicts stated of {report.tests} tests (Holm-Bonferroni); "

@@ -1333,7 +1333,8 @@ class CausalCheck:
 
 def causal_checks(result: SimulationResult, cards: Any, flagged: Sequence[str], games: int, *,
                   excess: Mapping[str, float] | None = None, jobs: int | None = None,
-                  progress: bool | None = None) -> tuple[list[CausalCheck], list[V.Verdict]]:
+                  progress: bool | None = None, named: Sequence[str] | str | None = None
+                  ) -> tuple[list[CausalCheck], list[V.Verdict]]:
     """For each flagged card: the batch's line-up on ``games`` games of its seed, once with
     the card set and once with the card neutralised, paired game by game
     (:func:`musici.playtest.compare`'s ``paired_effects``, :mod:`musici.playtest.tuning`'s
@@ -1351,7 +1352,7 @@ def causal_checks(result: SimulationResult, cards: Any, flagged: Sequence[str], 
     from musici.sim.stats import _z
 
     config = result.config
-    players = list(config.get("players", []))
+    players = runnable_lineup(result, named)
     run: dict[str, Any] = {"seed": int(config.get("seed", 0)),
                            "rules": config.get("rules") or {},
                            "rotate": bool(config.get("rotate", True)), "jobs": jobs,
@@ -1456,15 +1457,35 @@ def _header(result: SimulationResult, cards: Any, source: str | None) -> str:
     return f"<p>{text}</p>{src}"
 
 
+def runnable_lineup(result: SimulationResult, named: Sequence[str] | str | None) -> list[str]:
+    """The batch's line-up, cleared to play more games: a result directory never decides
+    what code runs, so a line-up naming bot files or modules needs the user to name it
+    (``named``, ``--players``), and its files must be unchanged (as for ``--resume``)."""
+    from musici.strategies.registry import lineup_named_by_user
+
+    config = result.config
+    recorded = config.get("players", [])
+    prints = config.get("players_fingerprints", {})
+    if not isinstance(recorded, list) or not all(isinstance(p, str) for p in recorded) or not (
+            isinstance(prints, dict) and all(isinstance(v, str) for v in prints.values())):
+        raise ValueError("the batch's config names no valid line-up; its games cannot be "
+                         "played again")
+    return lineup_named_by_user(recorded, named, prints, where="this batch",
+                                doing="more games play")
+
+
 def playtest_report(result: SimulationResult, *, cards: Any = None, causal: int = 0,
-                    ladder: int = 0, alpha: float = V.ALPHA, source: str | None = None,
+                    ladder: int = 0, players: Sequence[str] | str | None = None,
+                    alpha: float = V.ALPHA, source: str | None = None,
                     jobs: int | None = None, progress: bool | None = None,
                     extra: Sequence[V.Verdict] = (), title: str | None = None) -> Report:
     """The designer's playtest report of a batch (see the module doc).
 
     ``cards`` is the card set (default: the batch's, found by its fingerprint);
     ``causal=N`` runs the causal check of every flagged card on N paired games; ``ladder=N``
-    rates the batch's bots on a round robin of N games per table; ``extra`` verdicts join
+    rates the batch's bots on a round robin of N games per table (both play the batch's
+    line-up, which ``players`` must name when it holds bot files or modules: see
+    :func:`runnable_lineup`); ``extra`` verdicts join
     the Holm correction (a what-if workbench's own tests, say); ``source`` names the batch's
     directory on the page.
     """
@@ -1491,13 +1512,13 @@ def playtest_report(result: SimulationResult, *, cards: Any = None, causal: int 
                       if v.topic == "card" and v.flagged}
             checks, causal_verdicts = causal_checks(result, cardset, flagged, causal,
                                                     excess=excess, jobs=jobs,
-                                                    progress=progress)
+                                                    progress=progress, named=players)
             verdicts = V.order(V.apply_holm([*verdicts, *causal_verdicts], alpha))
     ladder_result = None
     if ladder:
         from musici.playtest.ladder import ladder as run_ladder
 
-        bots = sorted({str(s).split("#")[0] for s in result.players.strategy.unique()})
+        bots = sorted({name.split("#")[0] for name in runnable_lineup(result, players)})
         if len(bots) >= 2:
             ladder_result = run_ladder(bots, ladder, seed=int(result.config.get("seed", 0)),
                                        players=int(result.games.players.iloc[0]),

@@ -42,7 +42,7 @@ from musici.sim.simulate import (
 )
 from musici.sim.stats import wilson_interval
 from musici.sim.store import ChunkDone, ResultWriter, merge_ranges, write_part
-from musici.strategies.registry import StrategySpec, names_code, spec_fingerprint
+from musici.strategies.registry import StrategySpec, lineup_named_by_user, spec_fingerprint
 
 STREAM_CHUNK = 256  # games per part up to MAX_CHUNKS chunks: a Ctrl-C loses little
 # Beyond 256,000 games, chunks grow instead of multiplying: what the driver keeps per chunk
@@ -368,28 +368,9 @@ def _resume_config(writer: ResultWriter) -> dict[str, Any]:
 def _resume_lineup(config: dict[str, Any], players: Sequence[str] | str | None,
                    where: Path) -> list[str]:
     """The run's own line-up, run only when the user names it if it loads code from files."""
-    recorded: list[str] = config["players"]
-    if players is not None:
-        given = ([p.strip() for p in players.split(",") if p.strip()]
-                 if isinstance(players, str) else list(players))
-        if given != recorded:
-            raise SimulationError(f"--players {','.join(map(str, given))} is not the line-up "
-                                  f"the run in {where} started with ({','.join(recorded)}); a "
-                                  f"resume plays the run's own line-up")
-    else:
-        code = [p for p in recorded if names_code(p)]
-        if code:
-            raise SimulationError(
-                f"{where}: the run's line-up names code in files or modules "
-                f"({', '.join(dict.fromkeys(code))}); musici runs it only when you name "
-                f"it: give --players {','.join(recorded)} (players=... in Python)")
-    prints = config.get("players_fingerprints", {})
-    for spec in recorded:
-        if spec in prints and spec_fingerprint(spec) != prints[spec]:
-            raise SimulationError(f"bot file {spec} changed since the run started (its SHA-256 "
-                                  f"differs); a resume must play the same bots: restore the "
-                                  f"file, or start a new run")
-    return recorded
+    return lineup_named_by_user(config["players"], players, config.get("players_fingerprints",
+                                                                        {}),
+                                where=str(where), doing="a resume plays")
 
 
 class Stopped(KeyboardInterrupt):

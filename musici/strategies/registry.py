@@ -30,7 +30,7 @@ import importlib
 import importlib.util
 import inspect
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, cast
@@ -222,6 +222,40 @@ def spec_fingerprint(spec: str) -> str | None:
     return hashlib.sha256(file.read_bytes()).hexdigest()
 
 
+def lineup_named_by_user(recorded: Sequence[str], players: Sequence[str] | str | None,
+                         fingerprints: Mapping[str, str], *, where: str,
+                         doing: str) -> list[str]:
+    """A line-up read from a file (a result's manifest), cleared to run.
+
+    A file never decides what code runs: a line-up that names bot files or modules is
+    returned only when ``players`` (what the user typed, e.g. ``--players``) names the same
+    line-up, and every bot file must still have the SHA-256 in ``fingerprints``. Built-in,
+    registered and installed names need no ``players``. ``doing`` ends the sentence
+    "... the line-up the run started with; <doing> the run's own line-up".
+    """
+    recorded = list(recorded)
+    if players is not None:
+        given = ([p.strip() for p in players.split(",") if p.strip()]
+                 if isinstance(players, str) else list(players))
+        if given != recorded:
+            raise StrategySpecError(
+                f"--players {','.join(map(str, given))} is not the line-up the run in {where} "
+                f"started with ({','.join(recorded)}); {doing} the run's own line-up")
+    else:
+        code = [p for p in recorded if names_code(p)]
+        if code:
+            raise StrategySpecError(
+                f"{where}: the run's line-up names code in files or modules "
+                f"({', '.join(dict.fromkeys(code))}); musici runs it only when you name "
+                f"it: give --players {','.join(recorded)} (players=... in Python)")
+    for spec in recorded:
+        if spec in fingerprints and spec_fingerprint(spec) != fingerprints[spec]:
+            raise StrategySpecError(
+                f"bot file {spec} changed since the run started (its SHA-256 differs); "
+                f"{doing} the same bots: restore the file, or start a new run")
+    return recorded
+
+
 def strategy_label(spec: StrategySpec) -> str:
     """A short name for tables: the spec text, or the object's name."""
     if isinstance(spec, str):
@@ -235,6 +269,7 @@ def strategy_label(spec: StrategySpec) -> str:
 
 __all__ = [
     "ENTRY_POINT_GROUP", "Strategy", "StrategySpec", "StrategySpecError", "available_strategies",
-    "make_strategy", "names_code", "register_strategy", "spec_file", "spec_fingerprint",
+    "lineup_named_by_user", "make_strategy", "names_code", "register_strategy", "spec_file",
+    "spec_fingerprint",
     "strategy_factory", "strategy_label",
 ]
