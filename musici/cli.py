@@ -269,12 +269,12 @@ def main(argv: Sequence[str] | None = None, *, as_program: bool = False) -> int:
         print("musici: stopped", file=sys.stderr)
         return 130
     except (RuleOptionError, CardSetError, GameError, ValueError, OSError) as exc:
-        print(_printable(f"musici: error: {' '.join(str(exc).splitlines())}"), file=sys.stderr)
+        print(_printable(f"musici: error: {_error_text(exc)}"), file=sys.stderr)
         return 2
     except RuntimeError as exc:
         if type(exc).__module__ != "musici.sim.pool":  # WorkerFailed (not imported: pandas)
             raise
-        print(_printable(f"musici: error: {' '.join(str(exc).splitlines())}"), file=sys.stderr)
+        print(_printable(f"musici: error: {_error_text(exc)}"), file=sys.stderr)
         return 2
     except SystemExit as exc:  # sys.exit() in a bot or plug-in: not a finished command
         print(_printable(f"musici: error: the command was ended by {_one_line(exc)} from "
@@ -300,6 +300,12 @@ def _warning(message: Warning | str, category: type[Warning], filename: str, lin
              file: object = None, line: str | None = None) -> None:
     # one line, no source location
     print(_printable(f"musici: warning: {' '.join(str(message).splitlines())}"), file=sys.stderr)
+
+
+def _error_text(exc: BaseException) -> str:
+    """An exception and its notes (e.g. where a failed batch's games are kept), one line."""
+    text = " ".join([str(exc), *getattr(exc, "__notes__", [])])
+    return " ".join(text.split())
 
 
 def _stdout_gone() -> bool:

@@ -427,6 +427,7 @@ def test_tune_outputs_get_the_umask_mode_not_0600(tmp_path):
 
     # TuneResult.write with the parts it writes: the tuned card file and the report
     stub = SimpleNamespace(cards=SimpleNamespace(_document='{"name": "tuned"}'), changes=["x"],
+                           verified=True,
                            report=lambda: "# report")
     old = os.umask(0o027)
     try:

@@ -496,3 +496,114 @@ def test_second_probe_report_never_runs_a_bot_only_the_result_names(tmp_path: Pa
         assert not (tmp_path / "PWNED").exists(), f"report {extra} ran the planted bot"
         if extra[0] == "--ladder":
             one_line_error(done, "musici runs it only when you name it")
+
+
+def test_second_probe_a_mount_point_is_refused_before_any_game(small_disk: Path) -> None:
+    """A rename cannot replace a mount point: refused at once, not after every game (break 5)."""
+    done = cli("simulate", "--players", "random,random,random", "--games", "2", "--months",
+               "1", "--jobs", "1", "--quiet", "--out", str(small_disk))
+    one_line_error(done, "is a mount point")
+
+
+def test_second_probe_a_result_that_cannot_be_put_in_place_keeps_its_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from musici.sim import resume, simulate_to
+    from musici.sim.store import ResultWriter as Writer
+
+    def busy(self: Writer) -> None:
+        raise OSError(errno.EBUSY, "Device or resource busy")
+
+    out = tmp_path / "run"
+    with monkeypatch.context() as patch:
+        patch.setattr(Writer, "_put_in_place", busy)
+        with pytest.raises(ResultError, match="6 games are kept beside it"):
+            simulate_to(out, ["random"] * 3, 6, seed=1, rules={"RULING-MONTHS": 1}, jobs=1,
+                        progress=False)
+    assert not out.exists()
+    report = resume(out, jobs=1, progress=False)
+    assert report.complete
+    same_frames(SimulationResult.read_parquet(out),
+                simulate(["random"] * 3, 6, seed=1, rules={"RULING-MONTHS": 1}, jobs=1,
+                         progress=False))
+
+
+def test_second_probe_a_read_that_meets_a_replaced_and_removed_result_reads_the_new_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The old result, held open by a reader, is removed once the new one is in place: the
+    read starts again and returns the new result whole (break 6)."""
+    import shutil
+
+    from musici.sim import store
+    from musici.sim.store import _exchange
+
+    a = simulate(["random"] * 3, 3, seed=5, rules={"RULING-MONTHS": 1}, jobs=1, progress=False)
+    b = simulate(["greedy"] * 3, 4, seed=9, rules={"RULING-MONTHS": 1}, jobs=1, progress=False)
+    path_a, path_b = a.to_parquet(tmp_path / "a"), b.to_parquet(tmp_path / "b")
+    opened = store._Snapshot.open_part
+    done: list[bool] = []
+
+    def replace_then_open(self, entry):
+        if not done:
+            done.append(True)
+            assert _exchange(path_b, path_a)  # b's result now at a; a's (held open) at b
+            shutil.rmtree(path_b)  # ... and removed, as the writer does
+        return opened(self, entry)
+
+    monkeypatch.setattr(store._Snapshot, "open_part", replace_then_open)
+    got = SimulationResult.read_parquet(path_a)
+    assert done
+    same_frames(got, b)
+
+
+@pytest.mark.parametrize("damage", ["duplicate", "version_true", "version_float", "huge_chunk"])
+def test_second_probe_manifests_are_read_as_strictly_as_card_files(tmp_path: Path,
+                                                                   damage: str) -> None:
+    small = simulate(["random"] * 3, 3, seed=5, rules={"RULING-MONTHS": 1}, jobs=1,
+                     progress=False)
+    out = small.to_parquet(tmp_path / "run")
+    text = (out / MANIFEST).read_text()
+    manifest = json.loads(text)
+    if damage == "duplicate":  # a second "complete" would silently win
+        text = text.replace('"complete": true', '"complete": true, "complete": false', 1)
+    else:
+        if damage == "version_true":
+            manifest["version"] = True
+        elif damage == "version_float":
+            manifest["version"] = 1.0
+        else:
+            manifest["chunks"] = [[0, 10**18]]
+        text = json.dumps(manifest)
+    (out / MANIFEST).write_text(text)
+    with pytest.raises(ResultError):
+        SimulationResult.read_parquet(out)
+
+
+def test_second_probe_a_batch_that_fails_keeps_the_games_it_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure outside the games (not a stop) keeps what was played, as a stop does."""
+    from musici.sim import resume, simulate_to, stream
+
+    written = stream.records_to_parts
+    calls: list[int] = []
+
+    def fails_at_the_fourth_chunk(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 4:
+            raise RuntimeError("a bug outside any game")
+        return written(*args, **kwargs)
+
+    out = tmp_path / "run"
+    with monkeypatch.context() as patch:
+        patch.setattr(stream, "records_to_parts", fails_at_the_fourth_chunk)
+        with pytest.raises(RuntimeError) as failed:
+            simulate_to(out, ["random"] * 3, 12, seed=2, rules={"RULING-MONTHS": 1}, jobs=1,
+                        progress=False)
+    assert any("kept in" in note for note in failed.value.__notes__)
+    partial = SimulationResult.read_parquet(out)
+    assert not partial.complete and len(partial.games) == 3
+    assert resume(out, jobs=1, progress=False).complete
+    same_frames(SimulationResult.read_parquet(out),
+                simulate(["random"] * 3, 12, seed=2, rules={"RULING-MONTHS": 1}, jobs=1,
+                         progress=False))

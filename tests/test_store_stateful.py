@@ -241,6 +241,8 @@ class StoreMachine(RuleBasedStateMachine):
                 parts[0].write_bytes(bytes(data))
             else:
                 manifest = json.loads((self.target / MANIFEST).read_text())
+                if not manifest["parts"]:
+                    return  # a partial of no games: no part to point elsewhere
                 manifest["parts"] = [{**p, "file": "../../escape.parquet"}
                                      for p in manifest["parts"]]
                 (self.target / MANIFEST).write_text(json.dumps(manifest))

@@ -50,6 +50,8 @@ MARKER_PREFIX = ".workers-write-"  # inside a writer's temp dir: see ResultWrite
 FORMAT = "musici-result"
 VERSION = 1
 MAX_MANIFEST_BYTES = 64 * 2**20  # a million-game manifest is about 1 MB
+READ_ATTEMPTS = 3  # a read that meets a replaced result starts again, this many times at most
+MAX_GAMES = 2**40  # more games than any batch could play: a bound for a manifest's numbers
 _TEMP_TAIL = re.compile(r"\.tmp-[0-9a-f]{16}")  # after ".DIR": a writer's temp dir, exactly
 _PART_FILE = re.compile(r"([a-z]+)/([0-9]{12})\.parquet")  # what write_part names a part
 _RUN_ID = re.compile(r"[0-9a-f]{16}")
@@ -219,6 +221,10 @@ def target_state(target: Path) -> str:
                           f"(name the directory it points to, {os.path.realpath(target)})")
     if not stat.S_ISDIR(info.st_mode):
         raise ResultError(f"{target}: exists and is not a directory")
+    if os.path.ismount(target):  # a result is put in place by a rename, which a mount refuses
+        raise ResultError(f"{target} is a mount point; musici puts a result in place by "
+                          f"renaming a directory, which a mount point cannot be: name a "
+                          f"directory inside it")
     with os.scandir(target) as entries:
         if next(entries, None) is None:
             return "empty"
@@ -500,7 +506,14 @@ class ResultWriter:
                 fsync_dir(sub)
         write_text(self.temp / MANIFEST, json.dumps(manifest, indent=1, default=str))
         fsync_dir(self.temp)
-        self._put_in_place()
+        try:
+            self._put_in_place()
+        except OSError as exc:  # the games stay beside DIR, with their checkpoint
+            self.kept_beside = True
+            raise ResultError(
+                f"{self.target}: the result could not be put in place ({exc.strerror or exc}); "
+                f"its {manifest['games_done']} games are kept beside it in {self.temp.name}: "
+                f"remove the cause and finish with --resume {self.target}") from None
         with contextlib.suppress(OSError):  # a kill before this leaves it, unread, in DIR
             (self.target / CHECKPOINT).unlink()
         return self.target
@@ -565,14 +578,16 @@ def _load_manifest(path: Path, dir_fd: int | None = None, *, owned: bool = False
     if len(data) > MAX_MANIFEST_BYTES:
         raise ResultError(f"{path}: a manifest of more than {MAX_MANIFEST_BYTES // 2**20} MB; "
                           f"not a musici result manifest")
+    from musici.cards import parse_json  # strict: no duplicate keys, NaN or Infinity
+
     try:
-        manifest = json.loads(data.decode("utf-8"))
+        manifest = parse_json(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise ResultError(f"{path}: unreadable manifest ({reason})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise ResultError(f"{path}: not a musici result manifest")
-    if manifest.get("version") != VERSION:
+    if type(manifest.get("version")) is not int or manifest.get("version") != VERSION:
         raise ResultError(f"{path}: result version {manifest.get('version')!r} is not supported; "
                           f"this musici reads version {VERSION}")
     check_manifest(manifest, path)
@@ -601,13 +616,15 @@ def check_manifest(manifest: dict[str, Any], path: Path | str) -> None:
     if not isinstance(run, str) or (run and not _RUN_ID.fullmatch(run)):
         raise bad("'run' is not a run id")
     chunks = manifest["chunks"]
+    games = manifest["config"].get("games")
+    most = games if _is_int(games, 1) else MAX_GAMES
     if not isinstance(chunks, list) or not all(
-            isinstance(c, list) and len(c) == 2 and _is_int(c[0]) and _is_int(c[1]) and c[0] < c[1]
-            for c in chunks):
-        raise bad("'chunks' is not a list of [start, stop] game ranges")
+            isinstance(c, list) and len(c) == 2 and _is_int(c[0]) and _is_int(c[1])
+            and c[0] < c[1] <= most for c in chunks):
+        raise bad(f"'chunks' is not a list of [start, stop] game ranges within 0..{most}")
     manifest.setdefault("games_done", sum(b - a for a, b in chunks))
-    if not _is_int(manifest["games_done"]):
-        raise bad("'games_done' is not a non-negative integer")
+    if not _is_int(manifest["games_done"]) or manifest["games_done"] > most:
+        raise bad(f"'games_done' is not an integer within 0..{most}")
     frames = manifest["frames"]
     if not isinstance(frames, dict) or not all(
             name in COLUMNS and isinstance(info, dict) and _is_int(info.get("rows"))
@@ -652,7 +669,18 @@ class _Snapshot:
                 raise ResultError(f"{directory}: not a directory") from None
             else:
                 raise ResultError(f"{directory}: cannot open ({exc.strerror})") from None
+        opened = os.fstat(self.fd)
+        self.identity = (opened.st_dev, opened.st_ino)
         self.subdirs: dict[str, int] = {}
+
+    def replaced(self) -> bool:
+        """Whether the path now names another directory (an --overwrite put its result in
+        place while this read was under way, and then removed the old one)."""
+        try:
+            now = os.stat(self.directory)
+        except OSError:
+            return True
+        return (now.st_dev, now.st_ino) != self.identity
 
     def manifest(self) -> dict[str, Any]:
         try:
@@ -728,13 +756,21 @@ def read_frames(directory: str | Path, names: Sequence[str],
     """The manifest and the frames ``names`` of one result, read consistently: the manifest
     and every part through one open directory, each part's checksum taken of the bytes read."""
     src = Path(directory)
-    with open_result(src) as snap:
-        manifest = snap.manifest()
-        if verify:
-            _check_rows(src, manifest, set(names))
-        frames = {name: _frame_from(snap, manifest, name, (columns or {}).get(name), verify)
-                  for name in names}
-    return manifest, frames
+    for attempt in range(READ_ATTEMPTS):
+        with open_result(src) as snap:
+            try:
+                manifest = snap.manifest()
+                if verify:
+                    _check_rows(src, manifest, set(names))
+                frames = {name: _frame_from(snap, manifest, name, (columns or {}).get(name),
+                                            verify) for name in names}
+                return manifest, frames
+            except ResultError:
+                # The old result, held open, was removed under the read once a new one was
+                # put in place: read the new one whole instead.
+                if attempt + 1 == READ_ATTEMPTS or not snap.replaced():
+                    raise
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def read_frame(directory: Path, manifest: dict[str, Any], name: str,

@@ -278,6 +278,9 @@ def _run(writer: ResultWriter, lineup: Sequence[StrategySpec], rules: RuleSet, c
             if main:
                 signal.signal(signal.SIGINT, previous)
         raise Stopped(report) from None
+    except Exception as exc:
+        _keep_partial(writer, report, exc)
+        raise
     except BaseException:
         writer.abort()
         raise
@@ -313,6 +316,24 @@ def _finish(writer: ResultWriter, report: BatchReport) -> None:
     where = writer.finish(complete=report.complete)
     if writer.kept_beside:
         report.kept_beside = where
+
+
+def _keep_partial(writer: ResultWriter, report: BatchReport, exc: Exception) -> None:
+    """A batch that failed (not stopped) keeps the games it played as a partial result, as a
+    stop does, when there are any and the disk lets it; the error then says so."""
+    if report.played + report.failed == 0 or isinstance(exc, OSError):
+        writer.abort()  # nothing to keep, or a disk that cannot take a manifest either
+        return
+    report.complete = False
+    try:
+        _finish(writer, report)
+    except Exception:
+        writer.abort()
+        return
+    where = report.kept_beside or report.directory
+    exc.add_note(f"the {report.played + report.failed} games played are kept in {where} as a "
+                 f"partial result; finish them with: musici simulate --resume "
+                 f"{report.directory}")
 
 
 def _text_specs(lineup: Sequence[StrategySpec]) -> list[str]:
