@@ -107,14 +107,21 @@ def fsync_dir(directory: str | Path) -> None:
 def write_bytes(path: str | Path, data: bytes) -> None:
     """Replace ``path`` by ``data`` atomically (see the module docstring).
 
-    The file gets the mode an ordinary ``open(path, "w")`` of a new file would (0666 less
-    the umask), not ``mkstemp``'s 0600. Raises :class:`NotRegularFileError` (an ``OSError``)
+    A new file gets the mode an ordinary ``open(path, "w")`` would (0666 less the umask),
+    not ``mkstemp``'s 0600; a replaced file keeps its mode; a symbolic link is written
+    through (its target replaced, the link kept). Raises :class:`NotRegularFileError` (an ``OSError``)
     when ``path`` is a device, FIFO, socket or directory, and an ``OSError`` naming ``path``
     when no temporary file can be made beside it.
     """
     target = Path(path)
+    if target.is_symlink():  # written through, as an editor does: the link stays a link
+        target = Path(os.path.realpath(target))
     directory = target.parent
     check_replaceable(target)
+    try:  # a file replaced keeps its mode (a 0600 save stays private)
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mode = 0o666 & ~_umask()
     try:
         fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX + target.name + ".", dir=directory)
     except OSError as exc:  # name the target, not the temporary file it was to be
@@ -125,8 +132,8 @@ def write_bytes(path: str | Path, data: bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        with contextlib.suppress(OSError):  # the umask-honouring mode an ordinary open gives
-            os.chmod(temp, 0o666 & ~_umask())
+        with contextlib.suppress(OSError):  # the old file's, or what an ordinary open gives
+            os.chmod(temp, mode)
         check_replaceable(target)  # made a device or FIFO meanwhile: still not ours to replace
         os.replace(temp, target)
     except BaseException:

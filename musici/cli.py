@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from musici.atomic import TEMP_PREFIX, file_kind
-from musici.cards import CONTROL_CHARACTERS, CardSetError, load_cardset, standard_cardset
+from musici.cards import (
+    CONTROL_CHARACTERS,
+    REFUSED_IN_NAMES,
+    CardSetError,
+    load_cardset,
+    standard_cardset,
+)
 from musici.decisions import Decision, brief
 from musici.describe import PHASE_NAMES, describe_event
 from musici.engine import Game, GameError, StrategyError
@@ -101,6 +107,22 @@ def _printable(text: str) -> str:
     so nothing printed can drive the terminal: card names holding them are refused when
     the card set loads, and this is the second line of defence."""
     return CONTROL_CHARACTERS.sub(_escape, text)
+
+
+class _TerminalSafe:
+    """stdout for a command: what it prints may come from files (a result's strategy names,
+    a card set's), so characters a terminal would act on are shown as escapes; tab and
+    newline, which are layout, pass."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(REFUSED_IN_NAMES.sub(_escape, text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding ...
+        return getattr(self._stream, name)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -255,6 +277,8 @@ def main(argv: Sequence[str] | None = None, *, as_program: bool = False) -> int:
     args.stop_requested = lambda: guard.stopping
     shown = warnings.showwarning
     warnings.showwarning = _warning
+    stdout = sys.stdout
+    sys.stdout = _TerminalSafe(stdout)
     try:
         return int(args.run(args))
     except BrokenPipeError as exc:
@@ -281,6 +305,7 @@ def main(argv: Sequence[str] | None = None, *, as_program: bool = False) -> int:
                          f"inside it (a strategy or plug-in calling sys.exit()?)"), file=sys.stderr)
         return 2
     finally:
+        sys.stdout = stdout
         warnings.showwarning = shown
         if previous is not None:
             # The command, once stopping, keeps ignoring signals until it exits: at

@@ -573,3 +573,19 @@ def test_tune_cards_from_dev_zero_fail_with_one_line_not_all_memory():
                          "'--games', '2', '--cards', '/dev/zero']))")
     assert result.returncode == 2, result.stderr[-500:]
     one_error_line(result.stderr, "/dev/zero", "not a regular file")
+
+
+def test_a_save_through_a_symlink_keeps_the_link_and_a_private_file_stays_private(tmp_path):
+    """Second probe (issue 20): `play --save lnk` replaced the link by a file, and saving
+    over a 0600 file left it 0644."""
+    from musici.atomic import write_text
+
+    real = tmp_path / "real.json"
+    real.write_text("{}")
+    real.chmod(0o600)
+    link = tmp_path / "lnk"
+    link.symlink_to(real)
+    write_text(link, '{"new": 1}')
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert json.loads(real.read_text()) == {"new": 1}
+    assert stat.S_IMODE(real.stat().st_mode) == 0o600

@@ -607,3 +607,20 @@ def test_second_probe_a_batch_that_fails_keeps_the_games_it_played(
     same_frames(SimulationResult.read_parquet(out),
                 simulate(["random"] * 3, 12, seed=2, rules={"RULING-MONTHS": 1}, jobs=1,
                          progress=False))
+
+
+def test_second_probe_names_from_a_result_cannot_drive_the_terminal(tmp_path: Path) -> None:
+    """A crafted result's strategy names reach stdout escaped (break 7)."""
+    from musici.sim import simulate_to
+
+    out = tmp_path / "run"
+    simulate_to(out, ["random"] * 3, 6, seed=1, rules={"RULING-MONTHS": 1}, jobs=1,
+                progress=False)
+    manifest = json.loads((out / MANIFEST).read_text())
+    evil = "\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[31mred"
+    _rename_strategy_in_parts(out, manifest, "random", evil)
+    (out / MANIFEST).write_text(json.dumps(manifest))
+    done = cli("balance", "--from", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout
+    assert "\\x1b]0;PWNED-TITLE" in done.stdout
