@@ -338,6 +338,6 @@ def test_the_store_keeps_its_promises_over_random_sequences(monkeypatch) -> None
 
 @pytest.mark.slow
 def test_the_store_keeps_its_promises_over_2000_steps(monkeypatch) -> None:
-    steps = run_machine(monkeypatch, examples=200, steps=40)
+    steps = run_machine(monkeypatch, examples=75, steps=40)
     print(f"store machine: {steps} steps")
     assert steps >= 2000
