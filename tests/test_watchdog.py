@@ -16,8 +16,10 @@ import contextlib
 import os
 import re
 import signal
+import struct
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,19 +34,29 @@ from musici.sim.pool import WorkerFailed
 MONTHS = {"RULING-MONTHS": 3}
 
 
+class Hangs(AssertionError):
+    pass
+
+
 @contextlib.contextmanager
 def within(seconds: float) -> Iterator[None]:
     """Fail (rather than hang) if the block is still running after ``seconds``."""
 
     def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"still running after {seconds:g} s: the batch hangs")
+        # Not TimeoutError: an OSError, which the code under test may take for a broken pipe.
+        raise Hangs(f"still running after {seconds:g} s: the batch hangs")
 
+    # The alarm goes to this thread itself: a process-wide one may be taken by any thread
+    # (a library's thread pool), and then a read blocked in this one is never interrupted.
+    main = threading.get_ident()
+    timer = threading.Timer(seconds, signal.pthread_kill, (main, signal.SIGALRM))
+    timer.daemon = True
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    timer.start()
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        timer.cancel()
         signal.signal(signal.SIGALRM, previous)
 
 
@@ -305,3 +317,55 @@ def test_a_worker_that_cannot_start_is_an_error_not_an_empty_success(monkeypatch
     with within(30), pytest.raises(WorkerFailed, match="could not start: OverflowError"):
         simulate(["random", "random", "random"], games=3, jobs=2, limits={"memory_mb": 100},
                  rules=MONTHS, progress=False)
+
+
+# Second probe (issue 20), item A: a bot writes on its worker's pipe to the driver. The
+# driver never blocks on a pipe: a message too long, not a message, or never finished gets
+# its worker killed, and the game under way is reported with its seed.
+HALF_MESSAGE = """
+import gc, os, struct
+from multiprocessing.connection import Connection
+
+def strategy(view, decision):
+    if view.seat == 0 and view.month == 2 and not getattr(strategy, "done", False):
+        strategy.done = True  # once per worker process
+        for o in gc.get_objects():
+            if isinstance(o, Connection) and not o.closed:
+                try:
+                    os.write(o.fileno(), {data!r})
+                except OSError:
+                    pass
+    return decision.random_answer(view.rng)
+"""
+
+
+@pytest.mark.parametrize("data", [
+    struct.pack("!i", 1 << 30),  # a gigabyte announced: too long, at once
+    struct.pack("!i", 1 << 20),  # a megabyte announced, never sent: unfinished
+    struct.pack("!i", 8) + b"notapick",  # complete, but not a pickle
+], ids=["oversized", "unfinished", "malformed"])
+def test_a_bot_writing_on_its_workers_pipe_costs_its_game(tmp_path: Path, monkeypatch, data) -> None:
+    monkeypatch.setattr("musici.sim.pool.STALL_SECONDS", 1.0, raising=False)
+    bot = tmp_path / "halfmsg.py"
+    bot.write_text(HALF_MESSAGE.format(data=data))
+    with within(30):  # the driver used to block in recv() for ever
+        result = simulate([f"{bot}:strategy", "random", "random"], games=6, seed=3, jobs=1,
+                          rules=MONTHS, progress=False)
+    # The bot writes once per worker process: in game 0, then in game 3 in the worker that
+    # took over (games 1 and 2 are its first, but the bot is in seat 0 in games 0 and 3).
+    _survivors_are_a_clean_batch(result, [0, 3], 6, 3)
+    assert result.errors.error.str.contains("on its pipe to the driver").all(), \
+        result.errors.error.tolist()
+
+
+def test_cli_a_bot_writing_half_a_message_does_not_freeze_the_driver(tmp_path: Path) -> None:
+    bot = tmp_path / "halfmsg.py"
+    bot.write_text(HALF_MESSAGE.replace("view.seat == 0 and view.month == 2 and ", "")
+                   .format(data=struct.pack("!i", 1 << 30)))
+    done = run_cli(["simulate", "--players", f"{bot}:strategy,random,random", "--games", "1",
+                    "--months", "1", "--decision-time", "1", "--game-time", "5", "--quiet",
+                    "--jobs", "1"], timeout=60)
+    assert done.returncode == 1, done.stderr  # it ends: its one game failed
+    assert "1 games failed" in done.stderr
+    assert f"game 0 (seed {game_seed(0, 0)}): its worker wrote a message announced as " \
+        f"{1 << 30} bytes" in done.stderr

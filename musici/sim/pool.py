@@ -30,14 +30,19 @@ import contextlib
 import math
 import multiprocessing
 import os
+import pickle
+import select
 import signal
+import struct
 import sys
 import threading
 import time
 import traceback
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from musici.sim.limits import (
@@ -58,6 +63,14 @@ KILL_AFTER = GRACE + 1.0  # past a deadline: the worker's own watchdog had GRACE
 FROZEN_AFTER = 1.0  # past a deadline with a heartbeat this old: frozen, killed at once
 START_SECONDS = 120.0  # a worker not ready by then is an error
 CHUNK_SLACK = 30.0  # a chunk's deadline (with a game limit): its games' limits, grace, and this
+MAX_MESSAGE = 1 << 28  # bytes: a worker's message announcing more is garbage (a result is < 5 MB)
+STALL_SECONDS = 5.0  # a message begun but not finished, no byte coming for this long: garbage
+SEND_SECONDS = 5.0  # a worker that does not take its chunk within this is replaced
+MESSAGES = frozenset(("ready", "startup", "ok", "oserror", "fail"))  # what a worker sends
+
+# The driver's ends of the workers' pipes. A forked worker inherits them all: it closes them
+# first thing, so a bot cannot write into another worker's (or its own) incoming messages.
+_DRIVER_ENDS: weakref.WeakSet[Connection] = weakref.WeakSet()
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -76,6 +89,9 @@ def _exit(code: int) -> None:
 def _worker_main(conn: Connection, work: Work, limits: Limits, beacon: Beacon) -> None:
     with contextlib.suppress(OSError):
         os.setsid()  # a process group of its own: the driver kills it with all it started
+    for end in list(_DRIVER_ENDS):  # inherited from the driver (fork): not this process's
+        with contextlib.suppress(OSError):
+            end.close()
     try:
         worker_setup(limits, beacon)
     except BaseException as exc:  # the driver says so and stops the batch
@@ -106,35 +122,143 @@ def _one_line(exc: BaseException) -> str:
     return "".join(traceback.format_exception_only(type(exc), exc)).strip()
 
 
+class Garbled(Exception):
+    """What a worker wrote to the driver is not a message: too long, not a pickle, or left
+    unfinished (a bot that wrote on its worker's pipe)."""
+
+
+class _Channel:
+    """The driver's end of a worker's pipe: reads and writes that never block.
+
+    The framing is that of :class:`multiprocessing.connection.Connection` (the worker keeps
+    its plain ``Connection``): a 4-byte signed big-endian length (-1: an 8-byte length
+    follows), then a pickle. The driver reads whatever bytes are there and keeps the rest of
+    an unfinished message for its next look, so a bot that writes half a message (or a
+    length of a gigabyte) on the pipe cannot block it: the message is :class:`Garbled`.
+    """
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.fd = conn.fileno()
+        os.set_blocking(self.fd, False)
+        self.buffer = bytearray()
+        self.eof = False
+        self.last = 0.0  # when the last byte of an unfinished message came
+        self.seed: int | None = None  # the game under way when the unfinished message began
+
+    def read(self, beacon: Beacon) -> list[tuple[Any, ...]]:
+        """The messages complete so far; raises :class:`Garbled` (and then at every call)."""
+        got = False
+        while not self.eof:
+            try:
+                data = os.read(self.fd, 1 << 20)
+            except BlockingIOError:
+                break
+            except OSError:
+                self.eof = True
+                break
+            if not data:
+                self.eof = True
+                break
+            if not self.buffer:  # a message begins: the game it may belong to, if it is garbage
+                self.seed = beacon.read()[2]
+            self.buffer += data
+            got = True
+        messages: list[tuple[Any, ...]] = []
+        buffer = self.buffer
+        while len(buffer) >= 4:
+            (size,) = struct.unpack_from("!i", buffer)
+            start = 4
+            if size == -1:
+                if len(buffer) < 12:
+                    break
+                (size,) = struct.unpack_from("!Q", buffer, 4)
+                start = 12
+            if size < 0 or size > MAX_MESSAGE:
+                raise Garbled(f"a message announced as {size} bytes (at most {MAX_MESSAGE} are "
+                              f"taken)")
+            if len(buffer) < start + size:
+                break
+            body = bytes(buffer[start:start + size])
+            del buffer[:start + size]
+            try:
+                message = pickle.loads(body)
+            except Exception as exc:
+                raise Garbled(f"{size} bytes that are not a message ({type(exc).__name__})") from None
+            if not (isinstance(message, tuple) and message and message[0] in MESSAGES):
+                raise Garbled(f"an unknown message of {size} bytes")
+            messages.append(message)
+            if buffer:
+                self.seed = beacon.read()[2]
+        now = time.monotonic()
+        if got:
+            self.last = now
+        if buffer and now - self.last > STALL_SECONDS:
+            raise Garbled(f"a message left unfinished ({len(buffer)} bytes, none for "
+                          f"{STALL_SECONDS:g} s)")
+        if buffer and self.eof:
+            raise Garbled(f"a message cut short ({len(buffer)} bytes)")
+        return messages
+
+    def send(self, obj: Any, timeout: float = SEND_SECONDS) -> bool:
+        """Write ``obj`` as one message within ``timeout`` seconds; whether it was."""
+        body = ForkingPickler.dumps(obj)
+        size = len(body)
+        header = struct.pack("!i", size) if size <= 0x7FFFFFFF else struct.pack("!iQ", -1, size)
+        data = memoryview(header + bytes(body))
+        until = time.monotonic() + timeout
+        while data:
+            try:
+                data = data[os.write(self.fd, data):]
+            except BlockingIOError:
+                left = until - time.monotonic()
+                if left <= 0:
+                    return False
+                with contextlib.suppress(OSError):
+                    select.select([], [self.fd], [], min(left, TICK))
+            except OSError:  # the worker is gone: the next look finds it
+                return False
+        return True
+
+
 class _Worker:
     def __init__(self, ctx: Any, work: Work, limits: Limits) -> None:
         self.beacon = Beacon(ctx)
         self.conn, child = ctx.Pipe()
+        _DRIVER_ENDS.add(self.conn)
         self.process = ctx.Process(target=_worker_main, args=(child, work, limits, self.beacon),
                                    daemon=True)
         self.process.start()
         child.close()
+        self.channel = _Channel(self.conn)
         self.pid: int = self.process.pid
         self.started = time.monotonic()
         self.ready = False  # it said so: its start-up is done
         self.broken = False  # its pipe ended while it lived: it can report nothing more
+        self.garbled: Garbled | None = None  # it wrote something that is not a message
         self.gone = False  # killed and reaped
         self.chunk: list[GameTask] | None = None
         self.deadline = math.inf  # the chunk's, on the driver's clock
 
-    def give(self, chunk: list[GameTask], limits: Limits) -> None:
+    def give(self, chunk: list[GameTask], limits: Limits) -> bool:
+        """Hand ``chunk`` over; False if the worker did not take it (then it is no use)."""
         self.chunk = chunk
         self.deadline = (time.monotonic() + len(chunk) * (limits.game_seconds + KILL_AFTER) + CHUNK_SLACK
                          if limits.game_seconds is not None else math.inf)
-        with contextlib.suppress(OSError, ValueError):  # dead already: the next look finds it
-            self.conn.send(chunk)
+        if self.channel.send(chunk):
+            return True
+        self.chunk = None
+        return False
 
     def receive(self) -> list[tuple[Any, ...]]:
-        messages = []
+        if self.garbled is not None:
+            return []
         try:
-            while self.conn.poll():
-                messages.append(self.conn.recv())
-        except (EOFError, OSError):
+            messages = self.channel.read(self.beacon)
+        except Garbled as exc:
+            self.garbled = exc
+            return []
+        if self.channel.eof:
             self.broken = True
         return messages
 
@@ -196,8 +320,12 @@ def run_pool(chunks: Iterable[list[GameTask]], work: Work, jobs: int, limits: Li
                 elif not exhausted:
                     chunk = next(source, None)
                     exhausted = chunk is None
-                if chunk is not None:
-                    w.give(chunk, limits)
+                if chunk is not None and not w.give(chunk, limits):
+                    # It does not read its pipe (a bot's thread froze it between chunks):
+                    # a fresh worker takes the chunk, whose games are not to blame.
+                    w.kill()
+                    workers[i] = _Worker(ctx, work, limits)
+                    retry.appendleft(chunk)
             busy = [w for w in workers if w.chunk is not None]
             if not busy:
                 return
@@ -249,7 +377,7 @@ def _lost_while_idle(w: _Worker) -> bool:
             w.ready = True
         elif message[0] == "startup":
             raise WorkerFailed(f"a worker process could not start: {message[1]}")
-    if not (w.broken or w.exited()):
+    if not (w.broken or w.garbled or w.exited()):
         return False
     w.kill()
     if not w.ready:
@@ -272,6 +400,9 @@ def _look(w: _Worker, limits: Limits) -> tuple[Any, ...] | None:
             return message
     now = time.monotonic()
     deadline, kind, seed, beat = w.beacon.read()
+    if w.garbled is not None:  # a bot wrote on the pipe: during the game under way then
+        return "overrun", (f"its worker wrote {w.garbled} on its pipe to the driver (a bot "
+                           f"writing there?); the driver killed it"), w.channel.seed
     if w.broken or w.exited():
         # Killed in a decision (a hard stop, os._exit in a bot): that decision's game.
         return "died", None, seed if deadline is not None else None
@@ -308,8 +439,7 @@ def _stop(workers: Sequence[_Worker]) -> None:
     """End the workers: ask them to exit, then kill every process group, stragglers and all."""
     for w in workers:
         if not w.gone:
-            with contextlib.suppress(OSError, ValueError):
-                w.conn.send(None)
+            w.channel.send(None, timeout=0.1)
     until = time.monotonic() + 1.0
     while time.monotonic() < until and not all(w.gone or w.exited() for w in workers):
         time.sleep(0.01)
