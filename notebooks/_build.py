@@ -350,7 +350,6 @@ RULES = [
     code("""
     import networkx as nx
     import pandas as pd
-    import plotly.graph_objects as go
 
     from musici import Game, standard_cardset
     from musici.describe import card_name
@@ -933,8 +932,8 @@ PLAY = [
     """),
     code("""
     from musici import Game, RuleSet
-    from musici.strategies import make_strategy
     from musici.analysis.review import review_game, review_text
+    from musici.strategies import make_strategy
 
     short = Game(4, seed=5, rules=RuleSet.parse(["RULING-MONTHS=2"]))
     short.play([make_strategy(n) for n in ("greedy", "stingy", "greedy", "greedy")])
@@ -1006,12 +1005,11 @@ WHAT_IF = [
     """),
     code("""
     import pandas as pd
-    import plotly.graph_objects as go
 
     from musici.analysis import fan_chart
     from musici.analysis.whatif import clear_effect, effects_figure
-    from musici.rules import RULE_OPTIONS
     from musici.playtest.compare import Setup, compare
+    from musici.rules import RULE_OPTIONS
 
     GAMES = 30  # games per arm: a demonstration; real studies use 1000+
     JOBS = 2    # worker processes (1 plays in this process)
@@ -1155,8 +1153,8 @@ BALANCE = [
     from plotly.subplots import make_subplots
 
     from musici.analysis.palette import strategy_colours
-    from musici.sim import simulate
     from musici.playtest.balance import MIN_PLAYS, balance_report
+    from musici.sim import simulate
 
     GAMES = 60  # a demonstration; real studies use 1000+ games
     LINEUP = ["impresario", "merchant", "collector", "greedy"]
@@ -1345,7 +1343,7 @@ BALANCE = [
 
     playtest = playtest_report(result)
     print(playtest)  # verdicts stated, of how many tests
-    for text, _, stated in headline_summary(playtest.verdicts):
+    for text, *_ in headline_summary(playtest.verdicts):
         print("-", text)
     for verdict in playtest.stated:
         if verdict.flagged:
