@@ -369,3 +369,52 @@ def test_cli_a_bot_writing_half_a_message_does_not_freeze_the_driver(tmp_path: P
     assert "1 games failed" in done.stderr
     assert f"game 0 (seed {game_seed(0, 0)}): its worker wrote a message announced as " \
         f"{1 << 30} bytes" in done.stderr
+
+
+# Item D: a bot's child that makes a process group of its own (not a session) is still in
+# its worker's session, and goes with it (and what it forked).
+SETPGID = """
+import os, time
+
+def strategy(view, decision):
+    if view.seat == 0 and view.month == 2 and not getattr(strategy, "forked", False):
+        strategy.forked = True  # once per worker process
+        pid = os.fork()
+        if pid == 0:
+            os.setpgid(0, 0)
+            grandchild = os.fork()
+            if grandchild == 0:  # in the child's group
+                time.sleep(300)
+                os._exit(0)
+            with open({pids!r}, "a") as f:
+                f.write(f"{{os.getpid()}} {{grandchild}}\\n")
+            time.sleep(300)
+            os._exit(0)
+        until = time.monotonic() + 5  # the child's group is made and its child forked
+        while time.monotonic() < until and os.getpgid(pid) != pid:
+            time.sleep(0.01)
+        time.sleep(0.1)
+    return decision.random_answer(view.rng)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sessions read from /proc")
+def test_a_bots_child_in_a_process_group_of_its_own_is_gone_after_the_batch(tmp_path: Path) -> None:
+    pids_file = tmp_path / "pids"
+    bot = tmp_path / "setpgid.py"
+    bot.write_text(SETPGID.format(pids=str(pids_file)))
+    try:
+        with within(30):
+            result = simulate([f"{bot}:strategy", "random", "random"], games=6, seed=3, jobs=2,
+                              rules=MONTHS, progress=False)
+        assert result.errors.empty and len(result.games) == 6
+        pids = [int(p) for p in pids_file.read_text().split()]
+        assert len(pids) >= 2  # a child and its child, for each worker that forked
+        until = time.monotonic() + 2
+        while time.monotonic() < until and any(alive(p) for p in pids):
+            time.sleep(0.05)
+        assert not [p for p in pids if alive(p)], "a bot's child (own process group) outlived the batch"
+    finally:
+        for p in [int(p) for p in pids_file.read_text().split()] if pids_file.exists() else []:
+            with contextlib.suppress(OSError):
+                os.kill(p, signal.SIGKILL)

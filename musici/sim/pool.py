@@ -13,9 +13,10 @@ Each worker has its own pipe and its own session (so its own process group):
   GIL, or stopped with SIGSTOP: its watchdog's heartbeat stops too), is killed with SIGKILL
   to its whole process group, processes the bot forked included; the game is reported in
   ``errors`` with its seed and the limit, and a fresh worker takes over;
-- when the batch ends, or stops, every worker's process group is killed, so nothing a bot
-  started is left running (short of a bot that makes a session of its own: limits are not
-  a sandbox, see docs/simulation.md);
+- when the batch ends, or stops, every worker's process group is killed, and every process
+  of its session (a bot's child that made a process group of its own, too), so nothing a
+  bot started is left running (short of a bot that makes a session of its own: limits are
+  not a sandbox, see docs/simulation.md);
 - a worker that cannot start (a limit the system refuses, say) is an error,
   :class:`WorkerFailed`, never a batch that quietly played nothing.
 
@@ -272,8 +273,9 @@ class _Worker:
         except ChildProcessError:
             return True
 
-    def kill(self) -> None:
-        """SIGKILL the worker's process group (what a bot forked, too), then reap it."""
+    def kill(self, sessions: bool = True) -> None:
+        """SIGKILL the worker's process group and session (what a bot forked, too), then
+        reap it; ``sessions=False`` leaves the session to the caller (:func:`_kill_sessions`)."""
         if self.gone:
             return
         self.gone = True
@@ -282,6 +284,8 @@ class _Worker:
             os.killpg(self.pid, signal.SIGKILL)
         with contextlib.suppress(OSError):
             self.process.kill()  # not yet in a group of its own: the worker alone
+        if sessions:
+            _kill_sessions({self.pid})
         self.process.join(timeout=5)
         self.conn.close()
 
@@ -360,8 +364,10 @@ def run_pool(chunks: Iterable[list[GameTask]], work: Work, jobs: int, limits: Li
         main = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
+            live = {w.pid for w in workers if not w.gone}
             for w in workers:
-                w.kill()
+                w.kill(sessions=False)
+            _kill_sessions(live)
         finally:
             if previous is not None:
                 signal.signal(signal.SIGINT, previous)
@@ -436,15 +442,64 @@ def _settle(chunk: list[GameTask], seed: int | None, how: str, retry: deque[list
 
 
 def _stop(workers: Sequence[_Worker]) -> None:
-    """End the workers: ask them to exit, then kill every process group, stragglers and all."""
+    """End the workers: ask them to exit, then kill every process group and session,
+    stragglers and all."""
     for w in workers:
         if not w.gone:
             w.channel.send(None, timeout=0.1)
     until = time.monotonic() + 1.0
     while time.monotonic() < until and not all(w.gone or w.exited() for w in workers):
         time.sleep(0.01)
+    live = {w.pid for w in workers if not w.gone}
     for w in workers:
-        w.kill()
+        w.kill(sessions=False)
+    _kill_sessions(live)  # one look at /proc for them all
+
+
+def _session_members(sessions: set[int]) -> list[int]:
+    """The live processes (not zombies) whose session id is in ``sessions`` (Linux: /proc)."""
+    members = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:  # pragma: no cover - no /proc: the process-group kill is all there is
+        return []
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:  # ended meanwhile
+            continue
+        # After the command's name (in parentheses, and it may hold anything): the state
+        # (field 3), ppid, process group, session (field 6).
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if len(fields) > 3 and fields[0] != b"Z" and int(fields[3]) in sessions:
+            members.append(int(name))
+    return members
+
+
+def _kill_sessions(sessions: set[int]) -> None:
+    """SIGKILL every process of the workers' ``sessions`` (their pids: each worker leads one).
+
+    A bot's child that made a process group of its own (``os.setpgid(0, 0)``) escapes the
+    process-group kill but stays in its worker's session. Safe however late: Linux does
+    not give a pid to a new process while it still names a session with members. A
+    process that makes a session of its own (``os.setsid``) is out of reach (documented).
+    """
+    if not sessions or not sys.platform.startswith("linux"):
+        return
+    until = time.monotonic() + 2.0
+    while True:
+        members = _session_members(sessions)
+        if not members:
+            return
+        for pid in members:  # again while they fork: each round kills what the last one made
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        if time.monotonic() > until:
+            return
+        time.sleep(0.002)
 
 
 def _death(exitcode: int | None, limits: Limits) -> str:
