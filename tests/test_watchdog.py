@@ -418,3 +418,36 @@ def test_a_bots_child_in_a_process_group_of_its_own_is_gone_after_the_batch(tmp_
         for p in [int(p) for p in pids_file.read_text().split()] if pids_file.exists() else []:
             with contextlib.suppress(OSError):
                 os.kill(p, signal.SIGKILL)
+
+
+# Item C: in a worker (which ignores Ctrl-C: the driver stops the batch), a KeyboardInterrupt
+# comes from a bot; it costs its game, like SystemExit.
+INTERRUPTS = """
+def strategy(view, decision):
+    if view.seat == 0 and view.month == 2:
+        raise KeyboardInterrupt("says the bot")
+    return decision.random_answer(view.rng)
+"""
+
+
+def test_a_bot_raising_keyboard_interrupt_costs_only_its_game(tmp_path: Path) -> None:
+    bot = tmp_path / "kb.py"
+    bot.write_text(INTERRUPTS)
+    with within(30):
+        result = simulate([f"{bot}:strategy", "random", "random"], games=6, seed=3, jobs=2,
+                          rules=MONTHS, progress=False)
+    _survivors_are_a_clean_batch(result, [0, 3], 6, 3)
+    assert result.errors.error.str.contains("a bot raised KeyboardInterrupt: says the bot").all(), \
+        result.errors.error.tolist()
+
+
+def test_cli_a_bot_raising_keyboard_interrupt_keeps_the_run(tmp_path: Path) -> None:
+    bot = tmp_path / "kb.py"
+    bot.write_text(INTERRUPTS)
+    out = tmp_path / "kbout"
+    done = run_cli(["simulate", "--players", f"{bot}:strategy,random,random", "--games", "12",
+                    "--months", "3", "--jobs", "2", "--quiet", "--out", str(out)])
+    assert done.returncode == 0, done.stderr
+    assert "4 games failed" in done.stderr, done.stderr
+    assert f"game 3 (seed {game_seed(0, 3)}): a bot raised KeyboardInterrupt" in done.stderr
+    assert (out / "manifest.json").exists()

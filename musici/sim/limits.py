@@ -301,11 +301,24 @@ def die_with_parent() -> None:
     threading.Thread(target=watch, name="musici-parent-watch", daemon=True).start()
 
 
+_IN_WORKER = [False]
+
+
+def in_worker() -> bool:
+    """Whether this is a worker process of the batch driver (set up by :func:`worker_setup`).
+
+    There Ctrl-C is ignored (the driver stops its workers itself), so a ``KeyboardInterrupt``
+    can only come from a bot: it costs that bot's game, not the batch.
+    """
+    return _IN_WORKER[0]
+
+
 def worker_setup(limits: Limits, beacon: Beacon | None = None) -> None:
     """Initializer of a worker process: die with the parent, leave Ctrl-C to it, set limits;
     with a ``beacon``, show the driver each decision's deadline (see :class:`Beacon`)."""
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver stops the workers itself
+    _IN_WORKER[0] = True
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     WATCHDOG.hard_exit = True
     WATCHDOG.beacon = beacon
@@ -315,4 +328,4 @@ def worker_setup(limits: Limits, beacon: Beacon | None = None) -> None:
 
 __all__ = ["GRACE", "HARD_EXIT_CODES", "MAX_MEMORY_MB", "NO_LIMITS", "Beacon", "DecisionTimeLimit",
            "GameTimeLimit", "LimitExceeded", "Limits", "TimedStrategy", "die_with_parent",
-           "set_memory_limit", "worker_setup"]
+           "in_worker", "set_memory_limit", "worker_setup"]

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, cast
 from musici.cards import CardSet
 from musici.engine import Game
 from musici.rules import RuleSet
-from musici.sim.limits import NO_LIMITS, LimitExceeded, Limits, TimedStrategy
+from musici.sim.limits import NO_LIMITS, LimitExceeded, Limits, TimedStrategy, in_worker
 from musici.sim.seeds import game_seed
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
 
@@ -206,8 +206,13 @@ def play_task(task: GameTask, limits: Limits = NO_LIMITS) -> GameRecord:
         strategies = [_Counted(s, asked, seat) for seat, s in enumerate(strategies)]
         game = Game(players=len(strategies), seed=task.seed, rules=task.rules, cards=task.cards)
         game.play(strategies)
-    except KeyboardInterrupt:
-        raise
+    except KeyboardInterrupt as exc:
+        if not in_worker():  # here it may be the user's Ctrl-C: it stops the batch
+            raise
+        # In a worker, which ignores Ctrl-C (the driver stops the batch), a bot raised it.
+        tail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        record.error = f"game {task.index} (seed {task.seed}): a bot raised {tail}"
+        return record
     except LimitExceeded as exc:
         record.error = f"game {task.index} (seed {task.seed}): {limits.describe(exc)}"
         return record
