@@ -451,3 +451,48 @@ def test_cli_a_bot_raising_keyboard_interrupt_keeps_the_run(tmp_path: Path) -> N
     assert "4 games failed" in done.stderr, done.stderr
     assert f"game 3 (seed {game_seed(0, 3)}): a bot raised KeyboardInterrupt" in done.stderr
     assert (out / "manifest.json").exists()
+
+
+# Item B: the game's limit bounds the whole game, also code that runs after the bot has
+# returned (the engine calls repr() on an illegal answer to say what it was). The worker
+# stops it (a sleep), or the driver kills it at the game's deadline (a hold on the GIL),
+# knowing the game from the beacon: nothing is replayed into the stall.
+class _SleepyRepr:
+    def __repr__(self) -> str:
+        time.sleep(10**6)
+        return "never"
+
+
+class _GreedyRepr:
+    def __repr__(self) -> str:
+        re.match(r"(a+)+$", "a" * 40 + "b")  # in C, the GIL held: the worker's watchdog is stuck
+        return "never"
+
+
+def sleepy_answer(view, decision):
+    return _SleepyRepr() if _misbehaves(view) else decision.random_answer(view.rng)
+
+
+def greedy_answer(view, decision):
+    return _GreedyRepr() if _misbehaves(view) else decision.random_answer(view.rng)
+
+
+GAME_SECONDS = 2.0
+
+
+@pytest.mark.parametrize("bot", [sleepy_answer, greedy_answer])
+def test_the_game_limit_holds_after_the_bot_returns(bot) -> None:
+    # Nine games on one worker, the culprit in seat 0 of games 0, 3 and 6. Each costs at
+    # most its game's limit and the driver's grace: with the start-up, well under this
+    # bound. Before, the only deadline was the chunk's (9 x (2 + 4) + 30 s), after which
+    # every game was replayed alone, each stalling to its own chunk deadline (36 s).
+    bound = 3 * (GAME_SECONDS + 4.0) + 10.0
+    started = time.monotonic()
+    with within(bound):
+        result = simulate([bot, "random", "random"], games=9, seed=3, jobs=1, rules=MONTHS,
+                          limits={"decision_seconds": 1.0, "game_seconds": GAME_SECONDS},
+                          progress=False)
+    assert time.monotonic() - started < bound
+    _survivors_are_a_clean_batch(result, [0, 3, 6], 9, 3)
+    assert result.errors.error.str.contains("2 s per game", regex=False).all(), \
+        result.errors.error.tolist()

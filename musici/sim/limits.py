@@ -89,10 +89,11 @@ HARD_EXIT_CODES: dict[int, type[LimitExceeded]] = {71: DecisionTimeLimit, 72: Ga
 class Beacon:
     """What a worker process shows the batch driver in shared memory, needing no message.
 
-    Three 64-bit cells: the deadline of the decision under way (microseconds of
-    ``time.monotonic()``, the system-wide monotonic clock; positive for a decision's limit,
-    negative for the game's, 0 between decisions), the heartbeat of the worker's watchdog
-    thread, and the seed of the game the decision belongs to. The driver reads them without
+    Three 64-bit cells: the deadline in force (microseconds of ``time.monotonic()``, the
+    system-wide monotonic clock; positive for a decision's limit, negative for the game's,
+    which holds for the whole game, between decisions too; 0 for none), the heartbeat of the
+    worker's watchdog thread, and the seed of the game under way (from before its bots are
+    made until its end, limits or not; ``NO_SEED`` between games). The driver reads them without
     the worker's help, so it sees a deadline pass even when the worker is frozen (a bot in
     C code holding the GIL, or stopped by SIGSTOP): then the heartbeat is old too.
     """
@@ -114,11 +115,18 @@ class Beacon:
         cells = self.cells
         cells[self.HEARTBEAT] = int(time.monotonic() * 1e6)
         cells[self.SEED] = self.NO_SEED if seed is None else seed & self.SEED_MASK
-        if math.isfinite(deadline):  # one store: the driver never reads half a deadline
-            cells[self.DEADLINE] = max(1, int(deadline * 1e6)) * (-1 if kind is GameTimeLimit else 1)
+        # One store: the driver never reads half a deadline.
+        cells[self.DEADLINE] = (max(1, int(deadline * 1e6)) * (-1 if kind is GameTimeLimit else 1)
+                                if math.isfinite(deadline) else 0)
 
     def clear(self) -> None:
+        """No deadline (the game, if any, goes on: its seed stays)."""
         self.cells[self.DEADLINE] = 0
+
+    def end(self) -> None:
+        """No game under way."""
+        self.cells[self.DEADLINE] = 0
+        self.cells[self.SEED] = self.NO_SEED
 
     def beat(self) -> None:
         self.cells[self.HEARTBEAT] = int(time.monotonic() * 1e6)
@@ -144,6 +152,27 @@ class _Watchdog:
         self.stopped: dict[int, tuple[float, type[LimitExceeded]]] = {}  # stopped, not yet out
         self.hard_exit = False  # in a worker process: exit when a bot ignores the stop
         self.beacon: Beacon | None = None  # in a worker process of musici.sim.pool
+        self.games: dict[int, tuple[float, int | None]] = {}  # a game's deadline and seed
+
+    def start_game(self, deadline: float | None, seed: int | None) -> None:
+        """A game begins in this thread: its deadline holds until :meth:`end_game`, between
+        decisions too (a decision's own is the earlier of its limit and this)."""
+        if deadline is None:
+            if self.beacon is not None:
+                self.beacon.publish(math.inf, GameTimeLimit, seed)
+            return
+        with self.lock:
+            self.games[threading.get_ident()] = (deadline, seed)
+        self.arm(deadline, GameTimeLimit, seed)
+
+    def end_game(self) -> type[LimitExceeded] | None:
+        """This thread's game is over: no deadline; the limit whose stop was issued, if any."""
+        with self.lock:
+            had = self.games.pop(threading.get_ident(), None)
+        fired = self.disarm() if had is not None else None
+        if self.beacon is not None:
+            self.beacon.end()
+        return fired
 
     def arm(self, deadline: float, kind: type[LimitExceeded], seed: int | None = None) -> None:
         ident = threading.get_ident()
@@ -166,11 +195,16 @@ class _Watchdog:
         ident = threading.get_ident()
         with self.lock:
             self.deadlines.pop(ident, None)
-            if self.beacon is not None:
-                self.beacon.clear()
             fired = self.stopped.pop(ident, None)
             if fired is not None:
                 self._withdraw(ident)
+            game = self.games.get(ident)
+            if game is not None and fired is None:  # back to the game's own deadline
+                self.deadlines[ident] = (game[0], GameTimeLimit)
+                if self.beacon is not None:
+                    self.beacon.publish(game[0], GameTimeLimit, game[1])
+            elif self.beacon is not None:
+                self.beacon.clear()
         return None if fired is None else fired[1]
 
     def _withdraw(self, ident: int) -> None:
@@ -227,6 +261,52 @@ def _disarm() -> type[LimitExceeded] | None:
             continue
         return got or fired
     return fired
+
+
+def _end_game() -> type[LimitExceeded] | None:
+    """:meth:`_Watchdog.end_game`, again if the stop itself lands in the middle of it."""
+    fired: type[LimitExceeded] | None = None
+    for _ in range(3):
+        try:
+            got = WATCHDOG.end_game()
+        except LimitExceeded as exc:
+            fired = type(exc)
+            continue
+        return got or fired
+    return fired
+
+
+class GameWindow:
+    """The whole of one game, in the thread that plays it (``with GameWindow(...):``).
+
+    With a ``deadline`` (``time.monotonic()``), the game is stopped when it passes whatever
+    runs then: a bot, or code of the game's after a bot returned (the engine calling an
+    answer's ``__repr__``, say). A stop the game swallowed still counts: the window raises
+    the limit as it closes. In a worker of the batch driver, the beacon shows the game's
+    ``seed`` (and its deadline) from start to end, so the driver knows which game a worker
+    it kills, or loses, was playing.
+    """
+
+    __slots__ = ("deadline", "seed")
+
+    def __init__(self, deadline: float | None, seed: int | None) -> None:
+        self.deadline, self.seed = deadline, seed
+
+    def __enter__(self) -> GameWindow:
+        try:
+            WATCHDOG.start_game(self.deadline, self.seed)
+        except BaseException:  # a stop delivered at once (a deadline already past)
+            _end_game()
+            raise
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: object) -> None:
+        fired = _end_game()
+        if fired is None or (kind is not None and issubclass(kind, LimitExceeded)):
+            return
+        if kind is None or issubclass(kind, Exception) or in_worker():
+            raise fired() from None  # swallowed, or turned into another error: the limit's
 
 
 def _seed(view: object) -> int | None:
@@ -327,5 +407,5 @@ def worker_setup(limits: Limits, beacon: Beacon | None = None) -> None:
 
 
 __all__ = ["GRACE", "HARD_EXIT_CODES", "MAX_MEMORY_MB", "NO_LIMITS", "Beacon", "DecisionTimeLimit",
-           "GameTimeLimit", "LimitExceeded", "Limits", "TimedStrategy", "die_with_parent",
+           "GameTimeLimit", "GameWindow", "LimitExceeded", "Limits", "TimedStrategy", "die_with_parent",
            "in_worker", "set_memory_limit", "worker_setup"]

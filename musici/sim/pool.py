@@ -6,9 +6,10 @@ Each worker has its own pipe and its own session (so its own process group):
   only the chunk it held: the game being played, when known, is reported, and the chunk's
   other games are played again (one per call when the game is not known); a game that
   kills its worker alone is reported with its seed;
-- the driver is the watchdog of the time limits. It keeps a deadline for every chunk it
-  hands out (with a per-game limit) and reads the deadline of the decision under way from
-  the worker's :class:`~musici.sim.limits.Beacon`. A worker past a deadline by more than
+- the driver is the watchdog of the time limits. It reads the deadline in force (the
+  decision's, or the game's, which holds for the whole game) and the game under way from
+  the worker's :class:`~musici.sim.limits.Beacon`, and keeps a deadline for every chunk it
+  hands out (with a per-game limit) as a back-up. A worker past a deadline by more than
   the grace its own watchdog has, or frozen past it (a bot blocked in C code holding the
   GIL, or stopped with SIGSTOP: its watchdog's heartbeat stops too), is killed with SIGKILL
   to its whole process group, processes the bot forked included; the game is reported in
@@ -410,8 +411,8 @@ def _look(w: _Worker, limits: Limits) -> tuple[Any, ...] | None:
         return "overrun", (f"its worker wrote {w.garbled} on its pipe to the driver (a bot "
                            f"writing there?); the driver killed it"), w.channel.seed
     if w.broken or w.exited():
-        # Killed in a decision (a hard stop, os._exit in a bot): that decision's game.
-        return "died", None, seed if deadline is not None else None
+        # Died in a game (a hard stop, os._exit in a bot): that game (the beacon shows it).
+        return "died", None, seed
     if not w.ready and now - w.started > START_SECONDS:
         raise WorkerFailed(f"a worker process was not ready {START_SECONDS:g} s after it started")
     if deadline is not None and now > deadline + FROZEN_AFTER:
@@ -421,9 +422,9 @@ def _look(w: _Worker, limits: Limits) -> tuple[Any, ...] | None:
         if now > deadline + KILL_AFTER:
             return "overrun", (f"{limits.describe(kind())} (the bot ignored the stop; its worker "
                                f"was killed)"), seed
-    if now > w.deadline:  # past every game's limit and grace, outside any decision
+    if now > w.deadline:  # past every game's limit and grace (a back-up: each game has one)
         return "overrun", (f"{limits.describe(GameTimeLimit())} (its worker was still busy "
-                           f"past the chunk's time and was killed)"), None
+                           f"past the chunk's time and was killed)"), seed
     return None
 
 

@@ -16,7 +16,14 @@ from typing import Any, NamedTuple, cast
 from musici.cards import CardSet
 from musici.engine import Game
 from musici.rules import RuleSet
-from musici.sim.limits import NO_LIMITS, LimitExceeded, Limits, TimedStrategy, in_worker
+from musici.sim.limits import (
+    NO_LIMITS,
+    GameWindow,
+    LimitExceeded,
+    Limits,
+    TimedStrategy,
+    in_worker,
+)
 from musici.sim.seeds import game_seed
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
 
@@ -196,16 +203,18 @@ def play_task(task: GameTask, limits: Limits = NO_LIMITS) -> GameRecord:
     """Play ``task``'s game; a crash or a broken limit is recorded (with its seed), not raised."""
     labels = task.labels or tuple(strategy_label(s) for s in task.lineup)
     record = GameRecord(task.index, task.seed, task.arm, labels)
+    # The game's time limit holds for the whole game, not only while a bot is asked: code
+    # that runs after a bot returned (an answer's __repr__, say) is stopped too.
+    deadline = time.monotonic() + limits.game_seconds if limits.game_seconds is not None else None
     try:
-        strategies = [make_strategy(s) for s in task.lineup]
-        if limits.decision_seconds is not None or limits.game_seconds is not None:
-            deadline = (time.monotonic() + limits.game_seconds
-                        if limits.game_seconds is not None else None)
-            strategies = [TimedStrategy(s, limits.decision_seconds, deadline) for s in strategies]
-        asked = [0] * len(strategies)
-        strategies = [_Counted(s, asked, seat) for seat, s in enumerate(strategies)]
-        game = Game(players=len(strategies), seed=task.seed, rules=task.rules, cards=task.cards)
-        game.play(strategies)
+        with GameWindow(deadline, task.seed):
+            strategies = [make_strategy(s) for s in task.lineup]
+            if limits.decision_seconds is not None or limits.game_seconds is not None:
+                strategies = [TimedStrategy(s, limits.decision_seconds, deadline) for s in strategies]
+            asked = [0] * len(strategies)
+            strategies = [_Counted(s, asked, seat) for seat, s in enumerate(strategies)]
+            game = Game(players=len(strategies), seed=task.seed, rules=task.rules, cards=task.cards)
+            game.play(strategies)
     except KeyboardInterrupt as exc:
         if not in_worker():  # here it may be the user's Ctrl-C: it stops the batch
             raise
