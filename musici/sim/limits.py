@@ -5,13 +5,16 @@ limit; the batch goes on. Time limits are enforced twice:
 
 - a watchdog thread in the process that plays the game raises an exception in the playing
   thread (a signal for the main thread, so that a bot blocked in ``time.sleep`` is woken
-  too). A stop the bot swallows still counts: the game is stopped as soon as the bot answers
+  too). The game's limit holds for the whole game (:class:`GameWindow`), also for code
+  that runs after a bot returned; a decision's, while the bot is asked. A stop the bot
+  swallows still counts: the game is stopped as soon as the bot answers
   (:class:`TimedStrategy`), and a bot that goes on thinking has its worker exit after
   ``GRACE`` seconds;
 - the batch driver (:mod:`musici.sim.pool`) reads each worker's :class:`Beacon` (the
-  deadline of the decision under way, the seed of its game, the watchdog's heartbeat) and
-  kills the worker's whole process group when a deadline has passed and the worker's own
-  watchdog did not end it: a bot blocked in C code holding the GIL, or stopped by SIGSTOP.
+  deadline in force, the seed of the game under way, the watchdog's heartbeat) and kills
+  the worker's whole process group and session when a deadline has passed and the
+  worker's own watchdog did not end it: a bot blocked in C code holding the GIL, or
+  stopped by SIGSTOP.
 
 The memory limit caps the worker's address space (``RLIMIT_AS``), so a hog meets a
 ``MemoryError`` instead of the OOM killer.

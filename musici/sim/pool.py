@@ -18,6 +18,9 @@ Each worker has its own pipe and its own session (so its own process group):
   of its session (a bot's child that made a process group of its own, too), so nothing a
   bot started is left running (short of a bot that makes a session of its own: limits are
   not a sandbox, see docs/simulation.md);
+- the driver never blocks on a worker's pipe (:class:`_Channel`): a worker that writes
+  what is not a message there (a bot writing on the pipe: too long, not a pickle, or left
+  unfinished) is killed like a frozen one, and the game under way is reported;
 - a worker that cannot start (a limit the system refuses, say) is an error,
   :class:`WorkerFailed`, never a batch that quietly played nothing.
 
