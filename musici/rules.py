@@ -118,6 +118,11 @@ _OPTIONS: tuple[RuleOption, ...] = (
         "END.7: END.1 and END.2 count score cards only (revision 2), or score and discovery "
         "cards alike.",
     ),
+    RuleOption(
+        "RULING-RESTORE-CAP", "restored", ("restored", "every-discovery"),
+        "RESTORE.4: the cap of 10 fame holds for a discovery card whose concert earned a "
+        "restoration bonus (revision 3, the source's words), or for every discovery card.",
+    ),
 )
 
 RULE_OPTIONS: Mapping[str, RuleOption] = MappingProxyType({o.name: o for o in _OPTIONS})
@@ -127,6 +132,7 @@ RULE_OPTIONS: Mapping[str, RuleOption] = MappingProxyType({o.name: o for o in _O
 ABSENT_IN_OLD_SAVES: Mapping[str, Any] = MappingProxyType({
     "RULING-HALF-VENUE": "all-venues",  # revision 2; before it every venue cost was halved
     "RULING-MISSING-TYPE": "requested",
+    "RULING-RESTORE-CAP": "every-discovery",  # revision 3; before it every card was capped
 })
 
 

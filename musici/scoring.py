@@ -22,7 +22,8 @@ from musici.rules import RuleSet
 # The rulings a concert's outcome reads (rate, restoration, restoration_bonus, tour_result):
 # a cache of outcomes keys on their values (tests/test_bots_follow_rules.py checks the list).
 CONCERT_RULINGS: tuple[str, ...] = ("RULING-STYLE", "RULING-RESTORE-GOOD", "RULING-LINEAGE",
-                                    "RULING-ROUNDING", "RULING-MISSING-TYPE")
+                                    "RULING-ROUNDING", "RULING-MISSING-TYPE",
+                                    "RULING-RESTORE-CAP")
 
 
 def rate(card: MusicCard, style: str, brought: tuple[int, int], markers: int, *,
@@ -109,7 +110,8 @@ def concert_outcome(card: MusicCard, style: str, brought: tuple[int, int], marke
     card_fame = card.fame[R.FAME_INDEX[rated.level]]  # RATE.FAME
     bonus = 0 if restore is None else restoration_bonus(restore, rated.level, rules)
     total = card_fame + bonus
-    capped = restore is not None and total > E.RESTORE_CAP  # RESTORE.4
+    capped = restore is not None and total > E.RESTORE_CAP and (  # RESTORE.4
+        bonus > 0 or rules.options["RULING-RESTORE-CAP"] == "every-discovery")
     if capped:
         total = E.RESTORE_CAP
     fame, income = tour_result(total, card.income, venue, rules, tours)
