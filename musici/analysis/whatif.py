@@ -439,47 +439,13 @@ def arm_setups(base: ArmSpec, arms: Sequence[ArmSpec]) -> list[Setup]:
 def play_arms(setups: Sequence[Setup], games: int, *, seed: int = 0, rotate: bool = True,
               jobs: int | None = None, progress: bool | None = False,
               limits: Any = None) -> list[SimulationResult]:
-    """Play every setup on the same seeds and seats (game ``i`` of each arm: one seed, one
-    seating), all in one batch of tasks, as ``compare`` plays its two arms; one result per
-    setup, in order. The first is the base of :func:`arm_comparisons`."""
-    from musici.sim.frames import build_frames
-    from musici.sim.simulate import (
-        SimulationError,
-        as_cards,
-        as_limits,
-        as_rules,
-        check_lineup,
-        make_tasks,
-        run_tasks,
-    )
+    """Play every setup on the same seeds and seats, all in one batch of tasks, as
+    ``compare`` plays its two arms (:func:`musici.playtest.compare.play_arms`); one result
+    per setup, in order. The first is the base of :func:`arm_comparisons`."""
+    from musici.playtest.compare import play_arms as play
 
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise SimulationError(f"games must be a positive integer, got {games!r}")
-    names = [s.name for s in setups]
-    if len(setups) < 2 or len(set(names)) != len(names) or not all(names):
-        raise SimulationError(f"at least two arms with distinct names are needed, got {names}")
-    lineups = [check_lineup(s.players) for s in setups]
-    if len({len(lineup) for lineup in lineups}) != 1:
-        raise SimulationError("every arm needs the same number of players to pair its games "
-                              f"(got {[len(lineup) for lineup in lineups]})")
-    tasks, entries = [], []
-    for setup, lineup in zip(setups, lineups, strict=True):
-        arm_tasks, arm_entries = make_tasks(
-            lineup, games, seed, rotate=rotate, rules=as_rules(setup.rules),
-            cards=as_cards(setup.cards), events=False, arm=setup.name)
-        tasks += arm_tasks
-        entries.append(arm_entries)
-    records = run_tasks(tasks, jobs=jobs, scheduler=None, progress=progress,
-                        label="musici what-if", limits=as_limits(limits))
-    results = []
-    for k, (setup, lineup) in enumerate(zip(setups, lineups, strict=True)):
-        frames = build_frames(records[k * games:(k + 1) * games], entries[k])
-        rules, cards = as_rules(setup.rules), as_cards(setup.cards)
-        config = {"name": setup.name, "players": [str(p) for p in lineup], "games": games,
-                  "seed": seed, "rules": rules.non_default(), "cards": cards.name,
-                  "cards_fingerprint": cards.fingerprint, "rotate": rotate}
-        results.append(SimulationResult(config=config, **frames))
-    return results
+    return play(setups, games, seed=seed, rotate=rotate, jobs=jobs, progress=progress,
+                limits=limits, label="musici what-if")
 
 
 def arm_comparisons(results: Sequence[SimulationResult], names: Sequence[str],

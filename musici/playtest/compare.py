@@ -102,6 +102,42 @@ def paired_effects(base: SimulationResult, variant: SimulationResult, level: flo
     return pd.DataFrame(rows)
 
 
+def play_arms(setups: Sequence[Setup], games: int, *, seed: int = 0, rotate: bool = True,
+              jobs: int | None = None, scheduler: Any = None, progress: bool | None = None,
+              limits: Limits | Mapping[str, Any] | None = None, label: str = "musici arms"
+              ) -> list[SimulationResult]:
+    """Play every setup on the same seeds and seats (game ``i`` of each arm: one seed, one
+    seating), all in one batch of tasks; one result per setup, in order. Both
+    :func:`compare` and the what-if workbench's arms play through here."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SimulationError(f"games must be a positive integer, got {games!r}")
+    names = [s.name for s in setups]
+    if len(setups) < 2 or len(set(names)) != len(names) or not all(names):
+        raise SimulationError(f"at least two arms with distinct names are needed, got {names}")
+    lineups = [check_lineup(s.players) for s in setups]
+    if len({len(lineup) for lineup in lineups}) != 1:
+        raise SimulationError("every arm needs the same number of players to pair its games "
+                              f"(got {[len(lineup) for lineup in lineups]})")
+    tasks, entries = [], []
+    for setup, lineup in zip(setups, lineups, strict=True):
+        arm_tasks, arm_entries = make_tasks(
+            lineup, games, seed, rotate=rotate, rules=as_rules(setup.rules),
+            cards=as_cards(setup.cards), events=False, arm=setup.name)
+        tasks += arm_tasks
+        entries.append(arm_entries)
+    records = run_tasks(tasks, jobs=jobs, scheduler=scheduler, progress=progress,
+                        label=label, limits=as_limits(limits))
+    results = []
+    for k, (setup, lineup) in enumerate(zip(setups, lineups, strict=True)):
+        frames = build_frames(records[k * games:(k + 1) * games], entries[k])
+        rules, cards = as_rules(setup.rules), as_cards(setup.cards)
+        config = {"name": setup.name, "players": list(lineup_labels(lineup)),
+                  "games": games, "seed": seed, "rules": rules.non_default(),
+                  "cards": cards.name, "cards_fingerprint": cards.fingerprint, "rotate": rotate}
+        results.append(SimulationResult(config=config, **frames))
+    return results
+
+
 def compare(base: Setup | Mapping[str, Any], variant: Setup | Mapping[str, Any], games: int = 200,
             *, seed: int = 0, rotate: bool = True, jobs: int | None = None, scheduler: Any = None,
             progress: bool | None = None, level: float = 0.95,
@@ -125,27 +161,12 @@ def compare(base: Setup | Mapping[str, Any], variant: Setup | Mapping[str, Any],
     if len(lineups[0]) != len(lineups[1]):
         raise SimulationError("both arms need the same number of players to pair their games "
                               f"(got {len(lineups[0])} and {len(lineups[1])})")
-    tasks, entries, arms = [], [], []
-    for setup, lineup in zip((a, b), lineups, strict=True):
-        arm_tasks, arm_entries = make_tasks(
-            lineup, games, seed, rotate=rotate, rules=as_rules(setup.rules),
-            cards=as_cards(setup.cards), events=False, arm=setup.name)
-        tasks += arm_tasks
-        entries.append(arm_entries)
-        arms.append(setup)
-    records = run_tasks(tasks, jobs=jobs, scheduler=scheduler, progress=progress,
-                        label="musici compare", limits=as_limits(limits))
-    results = []
-    for k, (setup, lineup) in enumerate(zip(arms, lineups, strict=True)):
-        frames = build_frames(records[k * games:(k + 1) * games], entries[k])
-        rules, cards = as_rules(setup.rules), as_cards(setup.cards)
-        config = {"name": setup.name, "players": list(lineup_labels(lineup)),
-                  "games": games, "seed": seed, "rules": rules.non_default(),
-                  "cards": cards.name, "cards_fingerprint": cards.fingerprint, "rotate": rotate}
-        results.append(SimulationResult(config=config, **frames))
+    results = play_arms([a, b], games, seed=seed, rotate=rotate, jobs=jobs,
+                        scheduler=scheduler, progress=progress, limits=limits,
+                        label="musici compare")
     effects = paired_effects(results[0], results[1], level)
     return Comparison(results[0], results[1], effects, (a.name, b.name),
                       {"games": games, "seed": seed, "level": level})
 
 
-__all__ = ["Comparison", "Setup", "compare", "paired_effects"]
+__all__ = ["Comparison", "Setup", "compare", "paired_effects", "play_arms"]
