@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import alive
 
 from musici.sim import SimulationResult, simulate
 from tests.paced_strategy import PACE_ENV
@@ -42,14 +43,6 @@ def children(pid: int) -> list[int]:
             if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 found.append(int(entry.name))
     return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def start_and_wait_for_parts(tmp_path: Path) -> tuple[subprocess.Popen, list[int], Path]:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import alive
 
 from musici.sim import game_seed, simulate
 from musici.sim.limits import MAX_MEMORY_MB, Limits
@@ -71,14 +72,6 @@ def run_cli(args: list[str], timeout: float = 40) -> subprocess.CompletedProcess
         proc.communicate()
         pytest.fail(f"musici {' '.join(args)} still running after {timeout:g} s: it hangs")
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def _misbehaves(view) -> bool:
