@@ -261,7 +261,7 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, 
         elif rest["bonus"]:
             lines.append(Line(f"Card fame + restoration = {total} (at most {cap})", "RESTORE.4"))
 
-    lines.extend(_explain_tour(d, card, total, opts))
+    lines.extend(_explain_tour(d, card, total, opts, cards))
     lines.extend(_concert_fame_lines(event, opts, events))
     lines.append(Line(f"Income {d['income']} G, received in P5 settlement", "P5.1"))
     return lines
@@ -327,11 +327,12 @@ def _explain_restoration(event: Event, cards: CardSet, card: MusicCard,
     return lines
 
 
-def _explain_tour(d: dict[str, Any], card: MusicCard, total: int, opts: Any) -> list[Line]:
+def _explain_tour(d: dict[str, Any], card: MusicCard, total: int, opts: Any,
+                  cards: CardSet) -> list[Line]:
     venue = d["venue"]
-    if venue not in E.TOURS:
+    if venue not in cards.tours:
         return [Line(f"In the {_area(venue)}: no tour multiplier", "P3.HALL")]
-    _, _, (fn, fd), (inum, iden) = E.TOURS[venue]
+    _, _, (fn, fd), (inum, iden) = cards.tours[venue]  # the card set's terms, as played
     away = opts["RULING-ROUNDING"] == "away-from-zero"
     rounding = "away from zero" if away else "toward zero"
     lines: list[Line] = []
@@ -386,8 +387,8 @@ def _pay_lines(event: Event, cards: CardSet) -> list[Line]:
         lines.append(Line(f"{head}: one month's salary to remove a dissent marker ({reason})",
                           rule))
     elif rule in ("P5.2", "P4.3") and not reason.startswith("salaries"):
-        full = cards.hall_rents[reason] if reason in cards.hall_rents else E.TOURS[reason][0] \
-            if reason in E.TOURS else None
+        full = cards.hall_rents[reason] if reason in cards.hall_rents else \
+            cards.tours[reason][0] if reason in cards.tours else None
         lines.append(Line(f"{head}: the {_area(reason)}" + (f" (costs {full} G)" if full else ""),
                           "P5.2"))
         if rule == "P4.3":

@@ -175,9 +175,11 @@ def _area(svg: ET.Element, area: str, x: float, y: float, view: PlayerView,
             lines.append("free if least fame" if free is None else f"free for seat {free}")
         rule = "P3.HALL"
     else:
-        money, fame, (fn, fd), (inum, iden) = TOURS[area]
+        money, fame, (fn, fd), (inum, iden) = view.cards.tours[area]  # the card set's terms
         name = TOUR_NAMES.get(area, area)
-        cost = f"costs {money} G" if money else f"costs {fame} fame"
+        cost = "costs " + (" and ".join(  # a card set may price a tour in both (P3.TOUR)
+            p for p in (f"{money} G" if money else "", f"{fame} fame" if fame else "") if p)
+            or "nothing")
         effect = (f"fame ×{_fraction(fn, fd)}, no income" if fn
                   else f"income ×{_fraction(inum, iden)}, no fame")
         lines = [cost, effect]

@@ -53,7 +53,7 @@ def venue_note(view: PlayerView, area: str) -> tuple[str, str]:
         price = "free for you" if cost.free else f"rent {cost.money} G"
         return (f"hall: {price}, room for {_tens(E.HALLS[area][1])} musicians "
                 f"(half rent without a concert)", "P3.HALL")
-    money, fame, (fn, fd), (inum, iden) = E.TOURS[area]
+    money, fame, (fn, fd), (inum, iden) = view.cards.tours[area]  # the card set's terms
     price = " and ".join(p for p in (f"{money} G" if money else "",
                                      f"{fame} fame" if fame else "") if p)
     gain = (f"fame ×{_ratio(fn, fd)}, no income" if fn
