@@ -55,3 +55,11 @@ def test_a_restored_card_rated_below_good_earns_no_bonus_and_no_cap() -> None:
 def test_old_saves_keep_the_cap_they_were_played_under() -> None:
     assert RULE_OPTIONS["RULING-RESTORE-CAP"].default == "restored"
     assert ABSENT_IN_OLD_SAVES["RULING-RESTORE-CAP"] == "every-discovery"
+
+
+def test_the_rules_page_states_the_default_the_rule_set_has() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text("utf-8")
+    default = RULE_OPTIONS["RULING-RESTORE-CAP"].default
+    assert f"(`{default}`, the default" in text
