@@ -71,6 +71,7 @@ ADVISOR_EXEMPTS = 3  # SPECIAL.S5
 COLLECTOR_TAKES = 2  # SPECIAL.S7
 
 # ---------------------------------------------------------------------------- concerts
+MUSICIANS_PER_ORCHESTRA = 10  # COMP.6: one orchestra card; requirements are in tens (COMP.5)
 RESTORE_CAP = 10  # RESTORE.4
 MAX_MARKERS = 2  # P5.7: a third marker sends the orchestra away
 
@@ -108,6 +109,11 @@ def next_bid(high: int, *, first: bool, opening: int) -> int:
     first bid, ``CardSet.special_prices``) when nobody has bid yet, else the step above the
     highest bid ``high``."""
     return opening if first else high + AUCTION_STEP
+
+
+def musicians(tens: int) -> int:
+    """COMP.5/COMP.6: a requirement or capacity "in tens" as musicians (2 -> 20)."""
+    return tens * MUSICIANS_PER_ORCHESTRA
 
 
 def surcharge(fame: int) -> int:
