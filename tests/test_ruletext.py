@@ -1,11 +1,24 @@
-"""The rule texts come from the bundled RULES.md and cover every id the docs cite."""
+"""The rule texts come from the bundled RULES.md and cover every id the docs cite; every
+reading of every ruling has its words, and the default's words follow ``RuleSet()``."""
 
 from __future__ import annotations
 
 import pytest
 from test_rule_coverage import documented_ids
 
-from musici.ruletext import UnknownRuleError, rule_text, rule_texts, source_text
+from musici.rules import RULE_OPTIONS, RuleOptionError, RuleSet
+from musici.ruletext import (
+    UnknownRuleError,
+    default_assignment,
+    default_words,
+    reading_words,
+    readings,
+    rule_text,
+    rule_texts,
+    ruling_rule,
+    ruling_sentence,
+    source_text,
+)
 
 
 def test_every_documented_rule_id_has_its_text():
@@ -28,3 +41,46 @@ def test_unknown_rule_is_named():
 
 def test_source_text_is_the_chinese_original():
     assert "乐谱牌" in source_text()
+
+
+# ---------------------------------------------------------------------------- rulings in words
+
+
+def test_every_reading_of_every_ruling_has_words():
+    assert set(readings()) == set(RULE_OPTIONS)
+    for name, option in RULE_OPTIONS.items():
+        assert set(readings()[name]) == set(option.choices), name
+        words = [readings()[name][c] for c in option.choices]
+        assert len(set(words)) == len(words), f"{name}: two readings with the same words"
+
+
+def test_ruling_rule_is_the_rule_rules_py_names():
+    # RuleOption.doc starts with the rule id that states the ruling ("P2.3: ...").
+    for name, option in RULE_OPTIONS.items():
+        assert option.doc.startswith(ruling_rule(name) + ":"), (name, ruling_rule(name))
+
+
+def test_default_words_follow_the_rule_set():
+    assert default_words("RULING-MEDIA-ZERO", short=True) == "a bid of 0 can win"
+    assert default_assignment("RULING-MEDIA-ZERO") == "RULING-MEDIA-ZERO=zero-can-win"
+    other = RuleSet.from_options({"RULING-MEDIA-ZERO": "no-winner", "RULING-MONTHS": 6})
+    assert default_words("RULING-MEDIA-ZERO", other, short=True) == "a bid of 0 never wins"
+    assert default_words("RULING-MONTHS", other) == "a game lasts 6 months"
+    assert ruling_sentence("RULING-FAME-FLOOR") == "fame never drops below 0 (P5.8, RULING-FAME-FLOOR)"
+
+
+def test_default_words_change_when_a_default_changes(monkeypatch):
+    from musici import rules
+
+    changed = rules.RuleOption("RULING-MEDIA-ZERO", "no-winner", ("zero-can-win", "no-winner"), "")
+    options = dict(rules.RULE_OPTIONS, **{"RULING-MEDIA-ZERO": changed})
+    monkeypatch.setattr(rules, "_OPTIONS", tuple(options.values()))
+    monkeypatch.setattr(rules, "RULE_OPTIONS", options)
+    assert default_words("RULING-MEDIA-ZERO", short=True) == "a bid of 0 never wins"
+
+
+def test_bad_rulings_and_readings_are_named():
+    with pytest.raises(RuleOptionError, match="RULING-NOPE"):
+        default_words("RULING-NOPE")
+    with pytest.raises(RuleOptionError, match=r"'sometimes'.*'zero-can-win'"):
+        reading_words("RULING-MEDIA-ZERO", "sometimes")
