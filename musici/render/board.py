@@ -12,6 +12,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from musici.cards import BACKS, CardSet, MusicCard, OrchestraCard, SpecialCard
@@ -92,10 +93,41 @@ def _fraction(num: int, den: int) -> str:
 
 
 # ------------------------------------------------------------------------------- tracks
-def _fame_track(svg: ET.Element, view: PlayerView, y: float) -> None:
+def _final_fame(view: PlayerView) -> dict[int, tuple[float, str]] | None:
+    """Each seat's fame after the END awards (END.WIN's "final" event), as a position on the
+    track and as a player writes it (35½); ``None`` before the end. The seats' own fame
+    stops before the awards, so a board at game over must read it here."""
+    if view.phase != "END":
+        return None
+    final = next((e for e in reversed(view.history) if e.kind == "final"), None)
+    if final is None:
+        return None
+    return {s: (float(Fraction(f)), _mixed(Fraction(f))) for s, f in enumerate(final.data["fame"])}
+
+
+_GLYPHS = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾"}
+
+
+def _mixed(value: Fraction) -> str:
+    """Fame as a player writes it (35½), as ``analysis.hints.fame_text`` does; render may
+    import only the standard library and the engine's layers, so it cannot call that one."""
+    sign, value = ("-" if value < 0 else ""), abs(value)
+    whole, rest = divmod(value.numerator, value.denominator)
+    if not rest:
+        return f"{sign}{whole}"
+    glyph = _GLYPHS.get((rest, value.denominator), f" {rest}/{value.denominator}")
+    return f"{sign}{whole}{glyph}" if whole else f"{sign}{glyph.strip()}"
+
+
+def _fame_of(p: PublicPlayer, final: dict[int, tuple[float, str]] | None) -> tuple[float, str]:
+    return final[p.seat] if final is not None else (float(p.fame), str(p.fame))
+
+
+def _fame_track(svg: ET.Element, view: PlayerView, y: float,
+                final: dict[int, tuple[float, str]] | None = None) -> None:
     x0, x1 = 40.0, BOARD_W - 20.0
     unit = (x1 - x0) / 101
-    g = el(svg, "g", class_="fame-track")
+    g = el(svg, "g", class_="fame-track zone zone-fame", data_zone="fame")
     el(g, "title", "fame track 0–100 (COMP.1); bright lines at 29|30 and 49|50: salary "
                    "surcharge from there on (P5.4)")
     _text(g, "Fame", 20, y + 4, 11, weight="bold", anchor="middle")
@@ -116,17 +148,19 @@ def _fame_track(svg: ET.Element, view: PlayerView, y: float) -> None:
         el(line, "title", f"from fame {fame}: {label} each month (P5.4)")
         _text(g, label, x + 3, y - 13, 8.5, fill="#8a5a00", weight="bold")
     # markers: seats with equal fame stack upwards so none hides another
-    stacks: dict[int, int] = {}
+    stacks: dict[float, int] = {}
     for p in view.players:
-        f = max(0, min(100, p.fame))
+        value, words = _fame_of(p, final)
+        f = max(0.0, min(100.0, value))
         level = stacks.get(f, 0)
         stacks[f] = level + 1
+        end = " after the END awards" if final is not None else ""
         _pawn(g, p.seat, x0 + (f + 0.5) * unit, y - level * 12, 6.5,
-              label=f"seat {p.seat}: fame {p.fame}")
+              label=f"seat {p.seat}: fame {words}{end}")
 
 
 def _month_track(svg: ET.Element, view: PlayerView, y: float) -> None:
-    g = el(svg, "g", class_="month-track")
+    g = el(svg, "g", class_="month-track zone zone-months", data_zone="months")
     el(g, "title", f"month track: month {view.month} of {view.months}")
     _text(g, "Month", 20, y + 22, 11, weight="bold")
     for i, name in enumerate(MONTHS):
@@ -201,14 +235,24 @@ def _area(svg: ET.Element, area: str, x: float, y: float, view: PlayerView,
         _pawn(g, occupant, x + w - 16, y + 16, 10, label=f"seat {occupant}'s location marker")
 
 
-def _areas(svg: ET.Element, view: PlayerView, y: float) -> None:
+def _zone(svg: ET.Element, boxes: dict[str, tuple[float, float, float, float]], name: str,
+          x: float, y: float, w: float, h: float) -> ET.Element:
+    """A group for one part of the board (``data-zone``), its box kept for a highlight."""
+    boxes[name] = (x, y, w, h)
+    return el(svg, "g", class_=f"zone zone-{name}", data_zone=name)
+
+
+def _areas(svg: ET.Element, view: PlayerView, y: float,
+           boxes: dict[str, tuple[float, float, float, float]]) -> None:
     venues = {area: seat for area, seat in view.venues}
-    _text(svg, "Halls (P3.HALL)", 20, y - 4, 10, fill="#555", weight="bold")
-    _text(svg, "Tours (P3.TOUR)", 20, y + 92 + 8, 10, fill="#555", weight="bold")
+    halls = _zone(svg, boxes, "halls", 14, y - 18, 4 * 150 + 4, 82 + 24)
+    tours = _zone(svg, boxes, "tours", 14, y + 104 - 18, 4 * 150 + 4, 82 + 24)
+    _text(halls, "Halls (P3.HALL)", 20, y - 4, 10, fill="#555", weight="bold")
+    _text(tours, "Tours (P3.TOUR)", 20, y + 92 + 8, 10, fill="#555", weight="bold")
     for i, area in enumerate(HALLS):
-        _area(svg, area, 20 + i * 150, y, view, venues.get(area))
+        _area(halls, area, 20 + i * 150, y, view, venues.get(area))
     for i, area in enumerate(TOURS):
-        _area(svg, area, 20 + i * 150, y + 104, view, venues.get(area))
+        _area(tours, area, 20 + i * 150, y + 104, view, venues.get(area))
 
 
 # ------------------------------------------------------------------------- cards on table
@@ -226,38 +270,46 @@ def _card_at(svg: ET.Element, card: str | None, cards: CardSet, x: float, y: flo
         nest(svg, card_element(card, cards), x, y, w)
 
 
-def _table_cards(svg: ET.Element, view: PlayerView, y: float) -> None:
+def _table_cards(svg: ET.Element, view: PlayerView, y: float,
+                 boxes: dict[str, tuple[float, float, float, float]]) -> None:
     cards = view.cards
     w = 120
+    h = w * 200 / 140
     # auction slot and the decks, right of the areas
     x = 640
-    _text(svg, "Auction (P1)", x, y - 4, 10, fill="#555", weight="bold")
-    _card_at(svg, view.special_slot, cards, x, y, w, "no card")
+    auction = _zone(svg, boxes, "auction", x - 6, y - 18, w + 12, h + 24)
+    _text(auction, "Auction (P1)", x, y - 4, 10, fill="#555", weight="bold")
+    _card_at(auction, view.special_slot, cards, x, y, w, "no card")
     sizes = view.deck_sizes
-    _text(svg, "Decks", x + w + 16, y - 4, 10, fill="#555", weight="bold")
+    decks = _zone(svg, boxes, "decks", x + w + 10, y - 18, 3 * 96 + 4, 170)
+    _text(decks, "Decks", x + w + 16, y - 4, 10, fill="#555", weight="bold")
     for i, (back, key) in enumerate((("score", "scores"), ("authentic", "authentic"),
                                      ("modern", "modern"))):
         bx = x + w + 16 + i * 96
-        nest(svg, back_element(back, count=sizes[key]), bx, y, 88)
-    _text(svg, f"orchestras: {sizes['orchestras']} left · specials: {sizes['specials']} left",
+        nest(decks, back_element(back, count=sizes[key]), bx, y, 88)
+    _text(decks, f"orchestras: {sizes['orchestras']} left · specials: {sizes['specials']} left",
           x + w + 16, y + 146, 10, fill="#555", class_="deck-sizes")
-    _holders(svg, view, x + w + 16, y + 160)
+    media = _zone(svg, boxes, "media", x + w + 10, y + 156, 300, 26)
+    _holders(media, view, x + w + 16, y + 160)
     # face-up score cards and orchestras
     y2 = y + 190 + 22
-    _text(svg, "Score cards for sale (P4.BUY)", 20, y2 - 4, 10, fill="#555", weight="bold")
+    scores = _zone(svg, boxes, "scores", 14, y2 - 18, 4 * (w + 8) + 4, h + 24)
+    _text(scores, "Score cards for sale (P4.BUY)", 20, y2 - 4, 10, fill="#555", weight="bold")
     marks = dict(view.thief_marks)
     for i, card in enumerate(view.score_market):
         cx = 20 + i * (w + 8)
-        _card_at(svg, card, cards, cx, y2, w)
+        _card_at(scores, card, cards, cx, y2, w)
         if card is not None and card in marks:
-            g = el(svg, "g", class_="thief-mark")
+            g = el(scores, "g", class_="thief-mark")
             el(g, "title", f"marked by the Thief: only seat {marks[card]} may buy it (P4.BUY.5)")
             icon(g, "marker", cx + w / 2 - 10, y2 + w * 200 / 140 - 26, 20, ink="#111")
             _pawn(g, marks[card], cx + w / 2 + 16, y2 + w * 200 / 140 - 16, 8)
     ox = 20 + 4 * (w + 8) + 24
-    _text(svg, "Orchestras for hire (P4.HIRE)", ox, y2 - 4, 10, fill="#555", weight="bold")
+    hire = _zone(svg, boxes, "orchestras", ox - 6, y2 - 18,
+                 max(1, len(view.orchestra_market)) * (w + 8) + 4, h + 24)
+    _text(hire, "Orchestras for hire (P4.HIRE)", ox, y2 - 4, 10, fill="#555", weight="bold")
     for i, card in enumerate(view.orchestra_market):
-        _card_at(svg, card, cards, ox + i * (w + 8), y2, w)
+        _card_at(hire, card, cards, ox + i * (w + 8), y2, w)
 
 
 # -------------------------------------------------------------------------------- seats
@@ -295,16 +347,19 @@ def _hand_tile(parent: ET.Element, card: MusicCard, cards: CardSet, x: float, y:
 
 
 def _seat_panel(svg: ET.Element, table: _Table, p: PublicPlayer, x: float, y: float,
-                w: float, name: str) -> float:
+                w: float, name: str, final: dict[int, tuple[float, str]] | None = None) -> float:
     view = table.public
     cards = view.cards
-    g = el(svg, "g", class_=f"seat-panel seat-{p.seat}", data_seat=p.seat)
-    el(g, "title", f"{name}: fame {p.fame}, {p.money} G")
+    g = el(svg, "g", class_=f"seat-panel seat-{p.seat} zone zone-seat-{p.seat}",
+           data_seat=p.seat, data_zone=f"seat-{p.seat}")
+    fame = _fame_of(p, final)[1]
+    final_words = " (final, after the END awards)" if final is not None else ""
+    el(g, "title", f"{name}: fame {fame}{final_words}, {p.money} G")
     top = y
     el(g, "rect", x=x, y=y, width=w, height=24, rx=5, fill=_seat_colour(p.seat))
     _text(g, name, x + 8, y + 16, 11.5, fill="#fff", weight="bold")
-    _text(g, f"fame {p.fame} · {p.money} G", x + w - 8, y + 16, 11, fill="#fff",
-          weight="bold", anchor="end", class_="seat-numbers")
+    _text(g, f"{'final ' if final is not None else ''}fame {fame} · {p.money} G", x + w - 8,
+          y + 16, 11, fill="#fff", weight="bold", anchor="end", class_="seat-numbers")
     badges = []
     if view.start_player == p.seat:
         badges.append("start player")
@@ -400,11 +455,19 @@ def _media_token(parent: ET.Element, x: float, y: float) -> None:
     _text(g, "MEDIA", x + 14, y + 10, 7.5, fill="#ffcc00", weight="bold", anchor="middle")
 
 
+ZONES = ("fame", "months", "halls", "tours", "auction", "decks", "media", "scores",
+         "orchestras")  # and "seat-0" … "seat-N": the parts board_svg can highlight
+HIGHLIGHT = "#ff7f0e"
+
+
 def board_svg(source: Game | PlayerView, *, names: Sequence[str] | None = None,
-              width: float | None = None) -> Svg:
+              width: float | str | None = None, highlight: Iterable[str] = ()) -> Svg:
     """The board: the teacher's view for a ``Game`` (all hands open), a seat's view for a
     ``PlayerView`` (other hands as backs). ``names`` labels the seats (default "Seat N");
-    ``width`` sets the drawn width in pixels (default: 1200, the board's own size)."""
+    ``width`` sets the drawn width in pixels (default: 1200, the board's own size), or a
+    CSS width such as ``"100%"``: the board then scales to its container. ``highlight``
+    outlines parts of the board (:data:`ZONES`, ``"seat-N"``), as a tutorial points at them.
+    After the END awards the board shows each seat's final fame (END.WIN)."""
     table = _table(source)
     view = table.public
     n = view.n_players
@@ -420,20 +483,47 @@ def board_svg(source: Game | PlayerView, *, names: Sequence[str] | None = None,
     _text(svg, f"I Musici · month {view.month} of {view.months} · {phase}", 20, 20, 15,
           weight="bold", class_="board-heading")
     _text(svg, who, BOARD_W - 20, 20, 11, fill="#555", anchor="end", class_="board-viewer")
-    _fame_track(svg, view, 68)
+    wanted = list(highlight)
+    zones = set(ZONES) | {f"seat-{s}" for s in range(n)}
+    unknown = [z for z in wanted if z not in zones]
+    if unknown:
+        raise ValueError(f"no board zone {unknown[0]!r}; zones: {', '.join(sorted(zones))}")
+    final = _final_fame(view)
+    boxes: dict[str, tuple[float, float, float, float]] = {
+        "fame": (14, 68 - 26, BOARD_W - 28, 52), "months": (14, 96 + 2, BOARD_W - 28, 32)}
+    _fame_track(svg, view, 68, final)
     _month_track(svg, view, 96)
-    _areas(svg, view, 150)
-    _table_cards(svg, view, 150)
+    _areas(svg, view, 150, boxes)
+    _table_cards(svg, view, 150, boxes)
     y = 150 + 190 + 22 + 120 * 200 / 140 + 24
     pw = (BOARD_W - 40 - (n - 1) * 10) / n
-    height = max(_seat_panel(svg, table, p, 20 + p.seat * (pw + 10), y, pw, labels[p.seat])
-                 for p in view.players)
+    height = 0.0
+    for p in view.players:
+        px = 20 + p.seat * (pw + 10)
+        h = _seat_panel(svg, table, p, px, y, pw, labels[p.seat], final)
+        boxes[f"seat-{p.seat}"] = (px - 4, y - 4, pw + 8, h + 8)
+        height = max(height, h)
+    for zone in dict.fromkeys(wanted):
+        bx, by, bw, bh = boxes[zone]
+        group = svg.find(f".//*[@data-zone='{zone}']")
+        if group is not None:
+            group.set("class", group.get("class", "") + " highlighted")
+        el(svg, "rect", x=bx, y=by, width=bw, height=bh, rx=8, fill=HIGHLIGHT,
+           fill_opacity=0.08, stroke=HIGHLIGHT, stroke_width=4, class_="zone-highlight",
+           data_zone=zone)
     total = y + height + 10
     svg.set("viewBox", f"0 0 {BOARD_W} {total:g}")
     svg[0].set("height", f"{total:g}")  # the background
-    scale = (width or BOARD_W) / BOARD_W
-    svg.set("width", f"{BOARD_W * scale:g}")
-    svg.set("height", f"{total * scale:g}")
+    if isinstance(width, str):
+        # Fluid: as wide as the container (never wider than the board's own size), the
+        # height following the viewBox's proportions.
+        svg.set("width", width)
+        svg.attrib.pop("height", None)
+        svg.set("style", f"max-width:{BOARD_W}px;height:auto;display:block")
+    else:
+        scale = (width or BOARD_W) / BOARD_W
+        svg.set("width", f"{BOARD_W * scale:g}")
+        svg.set("height", f"{total * scale:g}")
     title = el(None, "title", f"I Musici board, month {view.month}, {phase} ({who})")
     svg.insert(0, title)
     return to_svg(svg)
@@ -481,4 +571,4 @@ def hand_svg(items: Iterable[str | MusicCard | OrchestraCard | SpecialCard],
     return to_svg(svg)
 
 
-__all__ = ["board_svg", "hand_svg"]
+__all__ = ["ZONES", "board_svg", "hand_svg"]
