@@ -230,7 +230,7 @@ def _bot_picks(view: PlayerView, decision: Decision) -> list[Answer]:
     for name in ("greedy", "impresario", "merchant", "collector"):
         try:
             picks.append(make_strategy(name)(view, decision))
-        except Exception:  # noqa: BLE001 - a heuristic's pick is only a suggestion
+        except Exception:
             continue
     return picks
 
@@ -294,7 +294,7 @@ def evaluate(view: PlayerView, decision: Decision, *, seed: int | str = 0,
     is called after every round."""
     if view.seat != decision.player:
         raise ValueError(f"the view is seat {view.seat}'s but seat {decision.player} decides")
-    if type(min_worlds) is not int or type(max_worlds) is not int or not 1 <= min_worlds:
+    if type(min_worlds) is not int or type(max_worlds) is not int or min_worlds < 1:
         raise ValueError(f"min_worlds and max_worlds must be positive integers, got "
                          f"{min_worlds!r} and {max_worlds!r}")
     if max_worlds < min_worlds:
