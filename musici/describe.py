@@ -35,13 +35,13 @@ def _seat(s: Any) -> str:
 def _concert(e: Event, cards: CardSet) -> str:
     d = e.data
     virtuosos = f", {_names(cards, d['virtuosos'])} among them" if d.get("virtuosos") else ""
+    # One line: what decided the rating is in the explanation (analysis.explain_event).
     text = (f"played {card_name(cards, d['card'])} at {d['venue']} with {len(d['orchestras'])} "
-            f"{d['style']} orchestra(s){virtuosos} ({d['brought'][0] * 10} instrumentalists, "
-            f"{d['brought'][1] * 10} singers; required {d['required'][0] * 10} + "
-            f"{d['required'][1] * 10}): {d['rating']}")
+            f"{d['style']} orchestra(s){virtuosos} ({d['brought'][0] * 10} instrumentalists + "
+            f"{d['brought'][1] * 10} singers, {d['required'][0] * 10} + "
+            f"{d['required'][1] * 10} required): {d['rating']}")
     if d["rating"] != d["base_rating"]:
-        text += f" (raised from {d['base_rating']} by the media, RATE.MEDIA)"
-    text += f" [{', '.join(d['reasons'])}]; card fame {d['card_fame']}"
+        text += f" (raised from {d['base_rating']} by the media)"
     restoration = d.get("restoration")
     if restoration is not None:
         text += f", restoration +{restoration['bonus']}"
@@ -103,8 +103,19 @@ def _marker(e: Event, cards: CardSet) -> str:
 
 def _award(e: Event, cards: CardSet) -> str:
     d = e.data
-    return (f"award '{d['award']}' (counts {d['counts']}) to "
-            f"{', '.join(_seat(s) for s in d['winners'])}: +{d['share']} fame each")
+    counts = ", ".join(f"seat {s} {c}" for s, c in enumerate(d["counts"]))
+    return (f"award '{d['award']}' to {' and '.join(_seat(s) for s in d['winners'])}: "
+            f"+{d['share']} fame each (counted: {counts})")
+
+
+def _final(e: Event, cards: CardSet) -> str:
+    # Fame as "seat 0 69/2": the panels write fractions as mixed numbers (34½).
+    d = e.data
+    fame = ", ".join(f"seat {s} {f}" for s, f in enumerate(d["fame"]))
+    money = ", ".join(f"seat {s} {m} G" for s, m in enumerate(d["money"]))
+    won = " and ".join(_seat(s) for s in d["winners"])
+    verb = "wins" if len(d["winners"]) == 1 else "share the win"
+    return f"final fame {fame}; money {money}; {won} {verb}"
 
 
 _FORMATS: dict[str, Callable[[Event, CardSet], str]] = {
@@ -170,8 +181,7 @@ _FORMATS: dict[str, Callable[[Event, CardSet], str]] = {
     "month_end": lambda e, c: f"end of month: fame {e.data['fame']}, money {e.data['money']}",
     "award": _award,
     "marker_penalty": lambda e, c: f"-{e.data['markers']} fame for dissent markers",
-    "final": lambda e, c: f"final fame {e.data['fame']}, money {e.data['money']}; winner(s) "
-                          f"{', '.join(_seat(s) for s in e.data['winners'])}",
+    "final": _final,
 }
 
 

@@ -125,10 +125,32 @@ def why_options(game: Game, seat: int | None, limit: int = 60) -> list[tuple[str
     return out
 
 
+_FAILED = ("does not hold", "not checked")  # explain_concert's words for a condition not met
+
+
+def split_lines(lines: Sequence[Line]) -> tuple[list[Line], list[Line]]:
+    """(what decided the outcome, the conditions that did not hold or were not checked)."""
+    decided = [line for line in lines if not line.text.startswith(_FAILED)]
+    failed = [line for line in lines if line.text.startswith(_FAILED)]
+    return decided, failed
+
+
+def _items(lines: Sequence[Line]) -> str:
+    return "".join(f"<li>{escape(line.text)} {rule_tag(line.rule)}</li>" for line in lines)
+
+
 def lines_html(lines: Sequence[Line]) -> str:
-    """An explanation, one line per step, each with its rule id."""
-    items = "".join(f"<li>{escape(line.text)} {rule_tag(line.rule)}</li>" for line in lines)
-    return f"<ol class='musici-why' style='margin:2px 0;padding-left:22px'>{items}</ol>"
+    """An explanation folded to what decided the outcome, each line with its rule id; the
+    conditions that did not hold are one click away (a closed ``<details>``)."""
+    decided, failed = split_lines(lines)
+    html = (f"<ol class='musici-why' style='margin:2px 0;padding-left:22px'>{_items(decided)}"
+            "</ol>")
+    if failed:
+        html += (f"<details class='why-failed' style='margin:2px 0 2px 8px'><summary "
+                 f"style='cursor:pointer;color:#555'>{len(failed)} condition(s) that did not "
+                 f"hold</summary><ul style='margin:2px 0;padding-left:22px;color:#666'>"
+                 f"{_items(failed)}</ul></details>")
+    return html
 
 
 def why_html(game: Game, index: int | None) -> str:
@@ -138,5 +160,5 @@ def why_html(game: Game, index: int | None) -> str:
     return lines_html(explain_event(event, game.cards, game.rules, events=game.events))
 
 
-__all__ = ["WHY_KINDS", "events_html", "lines_html", "settled_months", "timeline_html", "visible",
-           "when_text", "why_html", "why_options"]
+__all__ = ["WHY_KINDS", "events_html", "lines_html", "settled_months", "split_lines",
+           "timeline_html", "visible", "when_text", "why_html", "why_options"]

@@ -1,51 +1,47 @@
-"""The "since you last decided" panel: everything that happened since the last human
-answer or button press, grouped by month and phase, in the player's words.
+"""The "since you last decided" panel: what happened since the last human answer or button
+press, grouped by month and phase, one line per event in the player's words.
 
+The LATEST lines are shown (:data:`LATEST`); earlier ones are folded, one click away, so a
+long stretch (the "end" button runs a whole game) opens on how it ended, not on month 1.
 The shown seat's own concert is highlighted (class ``own-concert``) with its explanation
-open (:func:`musici.analysis.explain_event`), so a learner sees the result of a concert
-without digging. Rule ids carry their text on hover (``title=``).
+folded to what decided the outcome (:func:`musici.widgets.panels.lines_html`). Rule ids
+carry their text on hover (``title=``). The month summary and the score sheet are
+:mod:`musici.widgets.summary`'s.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
 from musici.analysis import explain_event
 from musici.describe import PHASE_NAMES, describe_event
 from musici.events import Event
+from musici.widgets.panels import lines_html
 from musici.widgets.words import FRACTION_KINDS, mixed_numbers, rule_tag, strip_rule
 
 if TYPE_CHECKING:
     from musici.engine import Game
 
-MAX_EVENTS = 400  # a whole game of bots is ~1,500 events: show the newest ones
+LATEST = 40  # lines shown open: the newest ones
+MAX_EVENTS = 400  # at most this many more, folded (a whole game of bots is ~1,500 events)
 QUIET_KINDS = frozenset({"month_end", "removed"})
 _OWN = ("background:#fff4e0;border-left:4px solid #ff7f0e;padding:3px 6px;margin:3px 0;"
         "list-style:none;margin-left:-18px")
 
 
-def _line(e: Event, game: Game) -> str:
+def event_line(e: Event, game: Game) -> str:
+    """One event as one line of text (fame fractions as mixed numbers), without its rule id."""
     text = strip_rule(describe_event(e, game.cards), e.rule)
-    if e.kind in FRACTION_KINDS:
-        text = mixed_numbers(text)
-    return f"{escape(text)} {rule_tag(e.rule)}"
+    return mixed_numbers(text) if e.kind in FRACTION_KINDS else text
 
 
-def since_html(game: Game, start: int, seat: int | None, *, title: str = "") -> str:
-    """Events ``game.events[start:]`` that ``seat`` may see (all in the teacher view).
+def _line(e: Event, game: Game) -> str:
+    return f"{escape(event_line(e, game))} {rule_tag(e.rule)}"
 
-    ``seat``'s concerts (every concert in the teacher view) are highlighted with their
-    explanation open."""
-    events = game.events[start:]
-    shown = [(start + i, e) for i, e in enumerate(events)
-             if (seat is None or e.visible_to(seat)) and e.kind not in QUIET_KINDS]
-    head = f"<b>{escape(title or 'Since you last decided')}</b>"
-    if not shown:
-        return (f"<div class='musici-since'>{head} <i>— nothing happened yet</i></div>")
-    cut = len(shown) - MAX_EVENTS
-    if cut > 0:
-        shown = shown[cut:]
+
+def _groups(shown: Sequence[tuple[int, Event]], game: Game, seat: int | None) -> str:
     groups: list[tuple[tuple[int, str], list[str]]] = []
     for index, e in shown:
         key = (e.month, e.phase)
@@ -54,11 +50,9 @@ def since_html(game: Game, start: int, seat: int | None, *, title: str = "") -> 
         own = e.kind == "concert" and (seat is None or e.player == seat)
         if own:
             lines = explain_event(e, game.cards, game.rules, events=game.events[:index + 1])
-            why = "".join(f"<li>{escape(line.text)} {rule_tag(line.rule)}</li>" for line in lines)
             groups[-1][1].append(
                 f"<li class='own-concert' style='{_OWN}'><b>{_line(e, game)}</b>"
-                f"<details open><summary>why</summary><ol style='margin:2px 0;"
-                f"padding-left:20px'>{why}</ol></details></li>")
+                f"<details open><summary>why</summary>{lines_html(lines)}</details></li>")
         else:
             groups[-1][1].append(f"<li>{_line(e, game)}</li>")
     body = []
@@ -68,10 +62,38 @@ def since_html(game: Game, start: int, seat: int | None, *, title: str = "") -> 
         body.append(f"<div class='since-group' style='margin-top:3px;color:#1f4e79'>"
                     f"<b>{escape(when)}</b></div>"
                     f"<ul style='margin:1px 0;padding-left:18px'>{''.join(items)}</ul>")
-    more = f"<div style='color:#999'>{cut} earlier event(s) not shown</div>" if cut > 0 else ""
-    return (f"<div class='musici-since' style='font-size:12.5px;line-height:1.35'>{head}{more}"
-            f"{''.join(body)}</div>")
+    return "".join(body)
 
 
+def _span(events: Sequence[tuple[int, Event]]) -> str:
+    first, last = events[0][1].month, events[-1][1].month
+    return f"month {first}" if first == last else f"months {first}–{last}"
 
-__all__ = ["since_html"]
+
+def since_html(game: Game, start: int, seat: int | None, *, title: str = "") -> str:
+    """Events ``game.events[start:]`` that ``seat`` may see (all in the teacher view): the
+    latest :data:`LATEST` open, earlier ones folded in a closed ``<details>``.
+
+    ``seat``'s concerts (every concert in the teacher view) are highlighted with their
+    explanation open."""
+    events = game.events[start:]
+    shown = [(start + i, e) for i, e in enumerate(events)
+             if (seat is None or e.visible_to(seat)) and e.kind not in QUIET_KINDS]
+    head = f"<b>{escape(title or 'Since you last decided')}</b>"
+    if not shown:
+        return (f"<div class='musici-since'>{head} <i>— nothing happened yet</i></div>")
+    latest, earlier = shown[-LATEST:], shown[:-LATEST]
+    lost = max(0, len(earlier) - MAX_EVENTS)
+    earlier = earlier[lost:]
+    folded = ""
+    if earlier:
+        older = (f"<div style='color:#999'>{lost} older event(s) not shown</div>"
+                 if lost else "")
+        folded = (f"<details class='since-earlier'><summary style='cursor:pointer;color:#555'>"
+                  f"{len(earlier) + lost} earlier event(s), {_span(earlier)}</summary>{older}"
+                  f"{_groups(earlier, game, seat)}</details>")
+    return (f"<div class='musici-since' style='font-size:12.5px;line-height:1.35'>{head}"
+            f"{folded}{_groups(latest, game, seat)}</div>")
+
+
+__all__ = ["LATEST", "event_line", "since_html"]
