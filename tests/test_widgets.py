@@ -13,7 +13,6 @@ from musici import Game, IllegalAnswer, standard_cardset
 from musici import rating as R
 from musici.strategies import greedy_strategy
 from musici.widgets import BonusExplorer, GameStepper
-from musici.widgets.fame_chart import OFFSET
 from musici.widgets.stepper import TEACHER
 
 BOTS = ("greedy", "greedy", "greedy", "random")
@@ -73,8 +72,8 @@ def test_next_phase_changes_timeline_and_fame_chart() -> None:
     assert "Month 2 · P" in stepper.timeline.value
     assert id(stepper.fame.widget) == widget_id  # updated in place, not rebuilt
     fames = [p.fame for p in stepper.game.players]
-    # each seat's line is drawn OFFSET higher per seat, so equal fame stays visible
-    assert [chart.data[s].y[-1] - s * OFFSET for s in range(4)] == fames
+    # each seat's line is drawn at its true fame (issue 21: no offset per seat)
+    assert [chart.data[s].y[-1] for s in range(4)] == fames
 
 
 def test_next_month_and_end(finished: GameStepper) -> None:
@@ -199,7 +198,7 @@ def test_past_human_answer_branches_or_keeps_future() -> None:
     # a different answer asks first: nothing is dropped until the teacher says yes
     assert stepper.history.last == last and stepper.history.pos == 0
     assert stepper.confirm.layout.display != "none"
-    assert f"drops the {last} later recorded step(s)" in stepper.confirm_text.value
+    assert f"with its {last} later recorded step(s), is kept" in stepper.confirm_text.value
     stepper.confirm_branch()
     assert stepper.confirm.layout.display == "none"
     assert stepper.history.snaps[1].answers == [other]
@@ -708,10 +707,11 @@ def test_end_stars_and_equal_fame_seats_are_distinct(finished: GameStepper) -> N
     data = finished.fame.widget.data
     final = next(t for t in data if t.name == FINAL)
     fames = finished.game.results["fame"]
-    assert [y - s * OFFSET for s, y in enumerate(final.y)] == [float(Fraction(f)) for f in fames]
-    # at the start every seat has fame 0, yet the four lines lie apart
+    assert list(final.y) == [float(Fraction(f)) for f in fames]  # at their true place
+    # at the start every seat has fame 0: the lines coincide, told apart by dash and marker
     fresh = GameStepper(players=BOTS, seed=5).fame.widget.data
-    assert len({t.y[0] for t in fresh[:4]}) == 4
+    assert {t.y[0] for t in fresh[:4]} == {0}
+    assert len({(t.line.dash, t.marker.symbol) for t in fresh[:4]}) == 4
 
 
 def test_switching_the_view_keeps_the_why_panel(finished: GameStepper) -> None:

@@ -9,8 +9,10 @@ Every trace exists before the figure is wrapped in the ``FigureWidget``: with pl
 trace added to the widget afterwards (``add_scatter``) never reaches the page, which once
 hid the END stars (issue 11).
 
-Seats with equal fame would hide each other's lines, so seat ``s`` is drawn ``s × 0.25``
-fame higher and every second seat dashed; the hover text gives the real fame.
+Every value is drawn at its true place (issue 21: a seat drawn a quarter higher read as
+21¼). Seats with equal fame share a line, so each seat has its own colour, dash and marker
+symbol; the hover text gives the seat and its fame. The chart fills its container's width
+(autosize) and keeps its legend inside, so it fits a narrow page.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ if TYPE_CHECKING:
     from musici.engine import Game
 
 FINAL = "final (END)"
-OFFSET = 0.25  # fame units between seats' lines, so equal fame stays visible
-DASHES = ("solid", "dash", "dot", "dashdot")
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "x")
 
 
 class FameChart:
@@ -46,8 +48,14 @@ class FameChart:
                         "color": [SEAT_COLOURS[s % len(SEAT_COLOURS)] for s in range(game.n)]})
         for s in range(game.n):
             figure.data[s].line.dash = DASHES[s % len(DASHES)]
-        figure.update_layout(height=330, margin={"t": 36, "b": 36, "l": 50, "r": 10},
-                             legend={"orientation": "h", "y": -0.18, "x": 0})
+            figure.data[s].marker.symbol = SYMBOLS[s % len(SYMBOLS)]
+            figure.data[s].marker.size = 6
+        # No fixed width: the figure takes its container's width; the legend sits inside
+        # the plot, so nothing is cut off on a narrow page.
+        figure.update_layout(height=330, width=None, autosize=True,
+                             margin={"t": 36, "b": 36, "l": 44, "r": 8},
+                             legend={"x": 0.01, "y": 0.99, "xanchor": "left", "yanchor": "top",
+                                     "bgcolor": "rgba(255,255,255,0.75)", "font": {"size": 10}})
         self.widget = go.FigureWidget(figure)
         self._final = next(i for i, t in enumerate(self.widget.data) if t.name == FINAL)
         self.widget.add_class("fame-chart")
@@ -70,7 +78,7 @@ class FameChart:
                          for m, p, f, g, t in zip(rows.month, rows.phase, rows.fame, rows.money,
                                                   rows.text, strict=True)]
                 data[s].x = rows.x.tolist()
-                data[s].y = [f + s * OFFSET for f in rows.fame.tolist()]
+                data[s].y = rows.fame.tolist()
                 data[s].hovertext = hover
             final = data[self._final]
             if game.results is None:
@@ -78,7 +86,7 @@ class FameChart:
             else:
                 fames = game.results["fame"]
                 final.x = [months + 1.2] * game.n
-                final.y = [float(Fraction(f)) + s * OFFSET for s, f in enumerate(fames)]
+                final.y = [float(Fraction(f)) for f in fames]
                 final.hovertext = [f"<b>{self.names[s]}</b> final fame {fame_text(fames[s])}"
                                    for s in range(game.n)]
 
