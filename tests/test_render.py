@@ -18,6 +18,7 @@ import pytest
 
 from musici import Game, RuleSet, standard_cardset
 from musici.cards import MusicCard
+from musici.economy import musicians
 from musici.render import (
     board_svg,
     card_back_svg,
@@ -96,10 +97,14 @@ def test_music_card_shows_era_corners_fame_income(card: MusicCard) -> None:
         corners = by_class(svg, f"corner-{style}")
         if need is None:
             assert corners == [], f"{card.id}: no {style} requirement, yet a {style} corner"
+            assert f"no {style}" in text_of(one(svg, f"corner-none-{style}"))
             continue
         corner, = corners
-        assert text_of(one(corner, "req-instrumental")) == str(need[0])
-        assert text_of(one(corner, "req-vocal")) == str(need[1])
+        # in musicians, as halls count them (COMP.5 "in tens", COMP.6: 10 a card)
+        assert text_of(one(corner, "req-instrumental")) == str(musicians(need[0]))
+        assert text_of(one(corner, "req-vocal")) == str(musicians(need[1]))
+        assert text_of(one(corner, "req-label-instrumental")) == "instr."
+        assert text_of(one(corner, "req-label-vocal")) == "singers"
         for name in icons:
             assert by_class(corner, f"icon-{name}"), f"{card.id}: {style} corner lacks {name}"
     composer = CARDS.composers[card.composer]
@@ -111,6 +116,21 @@ def test_music_card_shows_era_corners_fame_income(card: MusicCard) -> None:
     assert shown == [str(v) for v in card.fame]
     assert text_of(one(svg, "income")) == f"income {card.income} G"
     assert svg[0].tag == f"{NS}title" and card.piece in (svg[0].text or "")
+
+
+def test_every_text_of_a_card_is_at_least_the_readable_size() -> None:
+    # issue 21 item 5: drawn MIN_FONT * width / 140 px: 11 px in the decision box. Only a
+    # piece's title too long for the panel (one card of the set) goes below, to 9.
+    from musici.render.cards import MIN_FONT
+    small = {}
+    for draw, ids in ((card_svg, CARDS.music), (orchestra_svg, CARDS.orchestras),
+                      (special_svg, CARDS.specials)):
+        for cid in ids:
+            for t in parse(draw(cid)).iter(f"{NS}text"):
+                if float(t.get("font-size", "0")) < MIN_FONT:
+                    small.setdefault(cid, []).append(t.get("class"))
+    assert set(small) <= {"D02"} and small.get("D02", ["piece"]) == ["piece"], small
+    assert MIN_FONT * 154 / 140 >= 11
 
 
 def test_corners_sit_left_authentic_right_modern() -> None:

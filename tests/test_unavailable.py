@@ -8,17 +8,18 @@ RULES.md; a few hand-made positions check the words a learner reads.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from musici import Game
 from musici.analysis.unavailable import Unavailable, candidates, unavailable
-from musici.decisions import Kind
+from musici.decisions import Decision, Kind
 from musici.rules import RuleSet
 from musici.ruletext import rule_texts
 
 
-def _walk(seed: int, players: int = 4, months: int = 12):  # type: ignore[no-untyped-def]
+def _walk(seed: int, players: int = 4, months: int = 12) -> Iterator[tuple[Game, Decision]]:
     """Every decision of a seeded random game of ``months`` months, with the game at it."""
     game = Game(players, seed=seed, rules=RuleSet.from_options({"RULING-MONTHS": months}))
     rng = random.Random(seed)

@@ -3,8 +3,11 @@
 Score and discovery cards (COMP.5, COMP.7): background by era (green Baroque or earlier,
 blue Classical, red Romantic or modern), composer and piece in the middle, nationality
 below, fame good/fair/poor and income at the bottom, the authentic requirement top left
-(woodwind and children's-choir icons) and the modern one top right (brass and soprano); a
-card that cannot be played in a style has no corner there. Orchestras (COMP.6) show style,
+(woodwind and children's-choir icons) and the modern one top right (brass and soprano),
+each row labelled ("instr.", "singers") and counted in musicians as halls count them
+(COMP.5's tens times ``economy.MUSICIANS_PER_ORCHESTRA``); a style the card cannot be
+played in shows a grey "no modern corner". Every text is at least :data:`MIN_FONT` in the
+card's 140-wide units, so it reads at 11 px on a card drawn 154 px wide. Orchestras (COMP.6) show style,
 part, hire price, salary and dissent markers; special cards (SPECIAL) their effect in the
 words of RULES.md and whether they are permanent or single-use.
 
@@ -29,6 +32,7 @@ from musici.cards import (
     SpecialCard,
     standard_cardset,
 )
+from musici.economy import musicians
 from musici.render.icons import PERFORMER_ICONS, icon
 from musici.render.svg import FONT, Svg, el, fit, root, text_block, to_svg
 from musici.ruletext import rule_text
@@ -102,19 +106,39 @@ def card_element(card: AnyCard | str, cards: CardSet | None = None, *, width: fl
 
 
 # ---------------------------------------------------------------- score and discovery cards
-def _corner(svg: ET.Element, style: str, need: tuple[int, int], x: float) -> None:
-    inst, vocal = need
-    icons = (PERFORMER_ICONS[(style, "instrumental")], PERFORMER_ICONS[(style, "vocal")])
+# Every text of a card is at least MIN_FONT in the card's own units, so a card drawn
+# ``width`` px wide shows it at MIN_FONT * width / W px (11 px from 154 px wide).
+MIN_FONT = 10.0
+PARTS = (("instrumental", "instr."), ("vocal", "singers"))
+
+
+def _corner(svg: ET.Element, style: str, need: tuple[int, int] | None, x: float) -> None:
+    """One requirement corner (COMP.5), 63 wide: the style, then for each part its icon,
+    the musicians required (as halls count them, P3.HALL) and the part's name. A style the
+    card cannot be played in gets a grey "not playable" box (class ``corner-none``)."""
+    if need is None:
+        g = el(svg, "g", class_=f"corner-none corner-none-{style}")
+        el(g, "title", f"this card cannot be played in the {style} style (COMP.5)")
+        el(g, "rect", x=x, y=16, width=63, height=42, rx=5, fill="#ffffff", opacity=0.35)
+        _label(g, f"no {style}", x + 31.5, 34, MIN_FONT, fill="#fff", weight="bold",
+               class_="style-note")
+        _label(g, "corner", x + 31.5, 47, MIN_FONT, fill="#fff", class_="style-note-2")
+        return
+    people = [musicians(n) for n in need]
     g = el(svg, "g", class_=f"corner corner-{style}")
-    el(g, "title", f"{style} style: {inst * 10} {style} instrumentalists and "
-                   f"{vocal * 10} {style} singers (in tens: {inst} and {vocal})")
-    el(g, "rect", x=x, y=5, width=40, height=40, rx=6, fill="#ffffff", opacity=0.95)
-    for row, (name, n, part) in enumerate(((icons[0], inst, "instrumental"),
-                                           (icons[1], vocal, "vocal"))):
-        y = 8 + row * 18
-        icon(g, name, x + 4, y, 15, ink=STYLE_COLOURS[style])
-        _label(g, str(n), x + 35, y + 13, 14, weight="bold", anchor="end",
+    el(g, "title", f"to play it {style}: {people[0]} {style} instrumentalists and "
+                   f"{people[1]} {style} singers ({need[0]} and {need[1]} orchestra cards "
+                   f"of 10 musicians, COMP.5)")
+    el(g, "rect", x=x, y=16, width=63, height=42, rx=5, fill="#ffffff", opacity=0.96)
+    _label(g, style, x + 31.5, 25.5, MIN_FONT, fill=STYLE_COLOURS[style], weight="bold",
+           class_="corner-style")
+    for row, ((part, word), n) in enumerate(zip(PARTS, people, strict=True)):
+        y = 28 + row * 14.5
+        icon(g, PERFORMER_ICONS[(style, part)], x + 1.5, y + 0.5, 12, ink=STYLE_COLOURS[style])
+        _label(g, str(n), x + 26.5, y + 11, 11.5, weight="bold", anchor="end",
                class_=f"req req-{part}", fill=INK if n else "#999")
+        _label(g, word, x + 28, y + 11, MIN_FONT, anchor="start", fill="#444",
+               class_=f"req-label req-label-{part}")
 
 
 def _music(card: MusicCard, cards: CardSet, width: float) -> ET.Element:
@@ -130,54 +154,54 @@ def _music(card: MusicCard, cards: CardSet, width: float) -> ET.Element:
     svg = _frame(title, ERA_COLOURS.get(card.era, "#666"),
                  f"musici-card music-card era-{card.era} kind-{card.kind}", width,
                  data_card=card.id)
-    if card.authentic is not None:
-        _corner(svg, "authentic", card.authentic, 5)
-    if card.modern is not None:
-        _corner(svg, "modern", card.modern, W - 45)
-    # top centre: era and id, between the corners
-    _label(svg, era, W / 2, 18, 8, fill="#fff", weight="bold", class_="era")
-    _label(svg, card.id, W / 2, 30, 8, fill="#ffffffcc", class_="card-id")
-    if len(styles) == 1:
-        _label(svg, f"{styles[0]} only", W / 2, 42, 7, fill="#fff", class_="style-note")
+    # top strip: era (the background's colour in words) and the card's id
+    _label(svg, era, 8, 12.5, MIN_FONT + 0.5, fill="#fff", weight="bold", anchor="start",
+           class_="era")
+    _label(svg, card.id, W - 8, 12.5, MIN_FONT, fill="#ffffffdd", anchor="end",
+           class_="card-id")
+    _corner(svg, "authentic", card.authentic, 5)  # COMP.5: authentic top left
+    _corner(svg, "modern", card.modern, W - 68)  # modern top right
 
     # middle panel: composer, piece, nationality
-    el(svg, "rect", x=6, y=49, width=W - 12, height=104, rx=4, fill=PANEL)
-    top = 51.0
+    el(svg, "rect", x=5, y=60, width=W - 10, height=93, rx=4, fill=PANEL)
+    top = 62.0
     if card.kind == "discovery":
-        el(svg, "rect", x=6, y=49, width=W - 12, height=12, rx=4,
+        el(svg, "rect", x=5, y=60, width=W - 10, height=13, rx=4,
            fill=STYLE_COLOURS.get(str(card.deck), "#666"))
-        _label(svg, f"DISCOVERY · {card.deck} deck", W / 2, 58, 7, fill="#fff",
+        _label(svg, f"discovery · {card.deck} deck", W / 2, 70, MIN_FONT, fill="#fff",
                weight="bold", class_="discovery-band")
-        top = 63.0
-    inner = W - 22
-    bottom = 139.0  # the nationality sits below this line
-    size_c, lines_c = fit(name, inner, 2, (11, 10, 9), bold=True)
-    room = bottom - top - 6 - size_c * 1.18 * len(lines_c) - 4
-    sizes = (9.5, 9, 8.5, 8, 7.5)
+        top = 74.0
+    inner = W - 16
+    bottom = 141.0  # the nationality sits below this line
+    size_c, lines_c = fit(name, inner, 2, (12, 11), bold=True)
+    lh = 1.12  # the piece's line height: three lines of a long title fit a discovery card
+    room = bottom - top - 1 - size_c * 1.18 * len(lines_c) - 3
+    # below MIN_FONT only for a title too long for the panel at it (one card of the set)
+    sizes = (11, 10.5, MIN_FONT, 9.5, 9)
     size_p, lines_p = sizes[-1], [card.piece]
     for size in sizes:  # the largest size whose lines fit the room left under the composer
-        size_p, lines_p = fit(card.piece, inner, max(1, int(room // (size * 1.18))), (size,))
+        size_p, lines_p = fit(card.piece, inner, max(1, int(room // (size * lh))), (size,))
         if not lines_p[-1].endswith("…"):
             break
-    block = size_c * 1.18 * len(lines_c) + 4 + size_p * 1.18 * len(lines_p)
-    y = top + max(3.0, (bottom - top - block) / 2) + size_c * 0.85
+    block = size_c * 1.18 * len(lines_c) + 3 + size_p * lh * len(lines_p)
+    y = top + max(1.0, (bottom - top - block) / 2) + size_c * 0.85
     y = text_block(svg, lines_c, W / 2, y, size_c, fill=INK, font_weight="bold",
                    class_="composer")
-    text_block(svg, lines_p, W / 2, y + 4 + size_p * 0.85, size_p, fill="#333",
-               font_style="italic", class_="piece")
+    text_block(svg, lines_p, W / 2, y + 3 + size_p * 0.85, size_p, fill="#333",
+               font_style="italic", class_="piece", line_height=lh)
     if nationality:
-        _label(svg, nationality, W / 2, 148, 8, fill="#555", class_="nationality")
+        _label(svg, nationality, W / 2, 150, MIN_FONT, fill="#555", class_="nationality")
 
     # bottom: fame good / fair / poor, then income
-    el(svg, "rect", x=6, y=156, width=W - 12, height=25, rx=4, fill="#ffffff", opacity=0.95)
-    icon(svg, "star", 9, 161, 14, ink="#c79100")
+    el(svg, "rect", x=5, y=156, width=W - 10, height=27, rx=4, fill="#ffffff", opacity=0.95)
+    icon(svg, "star", 8, 162, 14, ink="#c79100")
     for i, (label, value) in enumerate(zip(("good", "fair", "poor"), card.fame, strict=True)):
-        cx = 45 + i * 33
-        _label(svg, label, cx, 164, 7, fill="#555", class_=f"fame-label fame-{label}")
-        _label(svg, _minus(value), cx, 177, 11, fill=FAME_INKS[i], weight="bold",
+        cx = 44 + i * 34
+        _label(svg, label, cx, 166, MIN_FONT, fill="#555", class_=f"fame-label fame-{label}")
+        _label(svg, _minus(value), cx, 180, 12, fill=FAME_INKS[i], weight="bold",
                class_=f"fame fame-{label}-value")
-    icon(svg, "coin", 9, 183.5, 12, ink="#f2c94c")
-    _label(svg, f"income {card.income} G", W / 2 + 6, 194, 10, fill="#fff", weight="bold",
+    icon(svg, "coin", 10, 184.5, 12, ink="#f2c94c")
+    _label(svg, f"income {card.income} G", W / 2 + 6, 195, 11, fill="#fff", weight="bold",
            class_="income")
     return svg
 
@@ -235,7 +259,7 @@ def _orchestra(card: OrchestraCard, width: float, markers: int) -> ET.Element:
                  data_card=card.id)
     _label(svg, card.style.upper(), 10, 20, 10, fill="#fff", weight="bold", anchor="start",
            class_="style")
-    _label(svg, card.part, 10, 32, 9, fill="#f4e4b8", anchor="start", class_="part")
+    _label(svg, card.part, 10, 32, MIN_FONT, fill="#f4e4b8", anchor="start", class_="part")
     # dissent markers: two slots top right; a third marker sends the card away (P5.7)
     g = el(svg, "g", class_="markers", data_markers=markers)
     el(g, "title", f"{markers} dissent marker{'' if markers == 1 else 's'} of 2 "
@@ -250,14 +274,14 @@ def _orchestra(card: OrchestraCard, width: float, markers: int) -> ET.Element:
     el(svg, "rect", x=6, y=42, width=W - 12, height=112, rx=4, fill=PANEL)
     icon(svg, PERFORMER_ICONS[(card.style, card.part)], W / 2 - 22, 48, 44,
          ink=STYLE_COLOURS[card.style])
-    size, lines = fit(card.name, W - 22, 2, (11, 10, 9), bold=True)
-    y = text_block(svg, lines, W / 2, 110, size, fill=INK, font_weight="bold", class_="name")
-    _label(svg, f"10 {card.part} musicians", W / 2, max(y + 10, 136), 8, fill="#555",
-           class_="musicians")
+    size, lines = fit(card.name, W - 18, 2, (12, 11, MIN_FONT), bold=True)
+    y = text_block(svg, lines, W / 2, 108, size, fill=INK, font_weight="bold", class_="name")
+    _label(svg, f"{musicians(1)} {card.part} musicians", W / 2, max(y + 11, 137), MIN_FONT,
+           fill="#555", class_="musicians")
     icon(svg, "coin", 10, 162, 12, ink="#f2c94c")
     _label(svg, f"hire {card.price} G", 26, 172, 10, fill="#fff", weight="bold",
            anchor="start", class_="price")
-    _label(svg, f"salary {card.salary} G / month", W / 2, 190, 9.5, fill="#fff",
+    _label(svg, f"salary {card.salary} G / month", W / 2, 190, MIN_FONT, fill="#fff",
            class_="salary")
     return svg
 
@@ -290,21 +314,22 @@ def _special(card: SpecialCard, width: float) -> ET.Element:
                  SPECIAL_COLOURS[permanent],
                  f"musici-card special-card {'permanent' if permanent else 'single-use'}",
                  width, data_card=card.id)
-    el(svg, "rect", x=6, y=6, width=W - 12, height=16, rx=8, fill="#ffffff",
+    el(svg, "rect", x=6, y=5, width=W - 12, height=17, rx=8, fill="#ffffff",
        opacity=0.95, class_="use-badge")
-    _label(svg, ("PERMANENT" if permanent else "SINGLE USE, in P4"), W / 2, 17.5, 8,
+    _label(svg, ("PERMANENT" if permanent else "SINGLE USE, in P4"), W / 2, 17.5, MIN_FONT,
            fill=SPECIAL_COLOURS[permanent], weight="bold", class_="use")
-    size, lines = fit(card.name, W - 16, 2, (12, 11, 10, 9), bold=True)
+    size, lines = fit(card.name, W - 16, 2, (12, 11, MIN_FONT), bold=True)
     y = text_block(svg, lines, W / 2, 38, size, fill="#fff", font_weight="bold",
                    class_="name")
     top = max(y + 4, 50)
-    el(svg, "rect", x=6, y=top, width=W - 12, height=H - 20 - top, rx=4, fill=PANEL)
-    room = H - 20 - top - 8
+    el(svg, "rect", x=6, y=top, width=W - 12, height=H - 21 - top, rx=4, fill=PANEL)
+    room = H - 21 - top - 8
     for size in (11.5, 11, 10.5, 10, 9.5, 9, 8.5, 8, 7.5):  # the largest that fits the panel
         size, lines = fit(effect, W - 20, max(1, int(room // (size * 1.18))), (size,))
         if not lines[-1].endswith("…"):
             break
     text_block(svg, lines, 11, top + 4 + size, size, anchor="start", fill=INK,
                class_="effect")
-    _label(svg, f"SPECIAL.{card.id}", W / 2, H - 7, 8, fill="#ffffffcc", class_="rule-id")
+    _label(svg, f"SPECIAL.{card.id}", W / 2, H - 6, MIN_FONT, fill="#ffffffdd",
+           class_="rule-id")
     return svg
