@@ -12,11 +12,12 @@ opens in the first human seat's view, so other hands stay hidden while you play 
 After a human answer the bots play on until the next human decision (or the end). Every
 step is kept as a snapshot (:class:`musici.widgets.history.History`), so the time slider
 can show any earlier step; stepping forward from there follows the recorded answers, and
-a different human answer at a past step starts a new branch (the old future is dropped).
+a different human answer at a past step starts a new line (the played line is kept as a
+variation: the **lines** menu under the slider goes back to it, exactly as it was).
 
 While replaying recorded answers, **phase**, **month** and **end** follow the record
 through the human seats' past decisions (a teacher shows a month in one click); an answer
-at a past step that differs from the recorded one asks before dropping the later history.
+at a past step that differs from the recorded one asks before starting a new line.
 **bot plays my seat** hands the human seats to the search bot (and back).
 
 The panels: "since you last decided" (every event since the last human answer or button
@@ -40,7 +41,6 @@ import ipywidgets as widgets
 
 from musici.analysis import game_html, results_html
 from musici.analysis.hints import HINT_WORLDS, estimate_options
-from musici.analysis.review import review_game
 from musici.cards import CardSet
 from musici.decisions import Answer, IllegalAnswer
 from musici.engine import Game, GameError, StrategyError
@@ -49,9 +49,10 @@ from musici.rules import RuleSet
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
 from musici.widgets.controls import AnswerControls
 from musici.widgets.fame_chart import FameChart
-from musici.widgets.hints import hint_html, review_html
+from musici.widgets.hints import hint_html
 from musici.widgets.history import History
 from musici.widgets.panels import events_html, timeline_html, why_html, why_options
+from musici.widgets.review_panel import LinesView, ReviewPanel
 from musici.widgets.since import since_html
 
 HUMAN = "human"
@@ -156,8 +157,8 @@ class GameStepper:
         branched = self.history.answer(answer)
         self._goal = ("end", game.month, game.phase)  # "end" stops at a human decision
         self._follow = False
-        self.status.value = ("<span style='color:#b60'>a new branch: the later recorded steps "
-                             "were dropped</span>" if branched else "")
+        self.status.value = ("<span style='color:#b60'>a new branch: the played line is kept "
+                             "(lines menu under the slider)</span>" if branched else "")
         self._run(1)
         self._redraw()
 
@@ -180,12 +181,13 @@ class GameStepper:
         dropped = self.history.last - self.history.pos
         self.confirm_text.value = (
             f"<div style='color:#b60'><b>Answer differently?</b> The recorded answer was "
-            f"{escape(str(recorded))}; answering {escape(str(answer))} starts a new branch and "
-            f"drops the {dropped} later recorded step(s).</div>")
+            f"{escape(str(recorded))}; answering {escape(str(answer))} starts a new line; the "
+            f"played line, with its {dropped} later recorded step(s), is kept (lines menu)."
+            f"</div>")
         self.confirm.layout.display = "flex"
 
     def confirm_branch(self) -> None:
-        """Answer with the pending answer, dropping the later history."""
+        """Answer with the pending answer: a new line (the played one is kept)."""
         pending = self._pending
         if pending is None:
             return
@@ -226,11 +228,10 @@ class GameStepper:
         if seat is None:
             seat = next((s for s, spec in enumerate(self.specs) if spec == HUMAN),
                         self.seat if self.seat is not None else 0)
-        game = self.game
-        html = review_html(game, seat, review_game(game, seat))
-        self.review_view.value = html
+        # the review panel (issue 18 item 3): graph, flagged decisions, retry from here
         self.tabs.selected_index = TABS.index("review")
-        return html
+        self.review_panel.start(seat)
+        return str(self.review_panel.summary.value)
 
     def go(self, step: int) -> None:
         """Show the game as it was after ``step`` answers."""
@@ -349,6 +350,8 @@ class GameStepper:
         self.hints.add_class("hints-view")
         self.review_view = widgets.HTML()
         self.review_view.add_class("review-view")
+        self.review_panel = ReviewPanel(self)  # the review tab (issue 18 item 3)
+        self.lines_view = LinesView(self)  # the variation tree's lines menu
         self.why_select = widgets.Dropdown(options=[], description="why?",
                                            layout=widgets.Layout(width="98%"))
         self.why_select.add_class("why-select")
@@ -357,7 +360,7 @@ class GameStepper:
         self.why_view.add_class("why-view")
         self.controls = AnswerControls(self.answer_or_ask)
         self.confirm_text = widgets.HTML()
-        yes = widgets.Button(description="yes: answer and drop the later steps",
+        yes = widgets.Button(description="yes: answer (the played line is kept)",
                              button_style="warning", layout=widgets.Layout(width="auto"))
         yes.add_class("confirm-branch-btn")
         yes.on_click(lambda _b: self.confirm_branch())
@@ -389,12 +392,14 @@ class GameStepper:
         why_box = widgets.VBox([self.events, self.why_select, self.why_view])
         self.tabs = widgets.Tab(children=[board_box, widgets.Box([self.table], layout=
                                                                    widgets.Layout(overflow="auto")),
-                                          why_box, self.review_view])
+                                          why_box, widgets.VBox([self.review_panel.widget,
+                                                                 self.review_view])])
         for i, title in enumerate(TABS):
             self.tabs.set_title(i, title)
         self.tabs.add_class("stepper-tabs")
         self.tabs.observe(lambda _c: self._redraw_tab(), names="selected_index")
-        self.widget = widgets.VBox([bar, self.slider, self.timeline, top, self.tabs])
+        self.widget = widgets.VBox([bar, self.slider, self.lines_view.widget, self.timeline,
+                                    top, self.tabs])
         self.widget.add_class("game-stepper")
 
     def _on_slider(self, change: dict[str, Any]) -> None:
@@ -434,6 +439,8 @@ class GameStepper:
             self._quiet = False
         self.hints.value = ""
         self.fame.update(game)
+        self.lines_view.update()
+        self.review_panel.mark(history.pos)
         self._show_controls()
         self._redraw_tab()
         can = history.can_step(self.humans)
