@@ -1,7 +1,9 @@
-"""``musici review game.json``: a saved game's costliest decisions for one seat.
+"""``musici review game.json``: a saved game's decisions of one seat, labelled inaccuracy /
+mistake / blunder by the win share they lost, with the better choice and why.
 
 Registered by :func:`add_commands` (called from ``musici.cli``); the work is
-:func:`musici.analysis.review.review_game`.
+:func:`musici.analysis.review.review_game` (the one evaluation, in the same sampled worlds
+for the answer given and the alternatives).
 """
 
 from __future__ import annotations
@@ -10,15 +12,19 @@ import argparse
 import sys
 from typing import Any
 
+from musici.analysis.review import REVIEW_WORLDS
+
 
 def add_commands(sub: Any) -> None:
-    review = sub.add_parser("review", help="a saved game's costliest decisions of one seat, "
-                                           "with the better choice and why")
+    review = sub.add_parser("review", help="a saved game's decisions of one seat, labelled "
+                                           "inaccuracy / mistake / blunder, with the better "
+                                           "choice and why")
     review.add_argument("game", help="a game saved by `musici play --save FILE`")
     review.add_argument("--seat", type=int, default=0, help="the seat reviewed (default 0)")
     review.add_argument("--top", type=int, default=5, help="how many decisions to list")
-    review.add_argument("--worlds", type=int, default=3,
-                        help="sampled worlds per decision (more: slower, steadier)")
+    review.add_argument("--worlds", type=int, default=REVIEW_WORLDS,
+                        help=f"most sampled worlds per decision (default {REVIEW_WORLDS}; "
+                             f"more: slower, narrower intervals)")
     review.set_defaults(run=_review)
 
 
@@ -30,8 +36,8 @@ def _review(args: argparse.Namespace) -> int:
         raise ValueError(f"--top and --worlds must be at least 1, got {args.top} and "
                          f"{args.worlds}")
     game = load(args.game)
-    mistakes = review_game(game, args.seat, worlds=args.worlds)
-    print(review_text(game, args.seat, mistakes, top=args.top), file=sys.stdout)
+    review = review_game(game, args.seat, worlds=args.worlds)
+    print(review_text(game, args.seat, review, top=args.top), file=sys.stdout)
     return 0
 
 

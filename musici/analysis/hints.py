@@ -1,12 +1,15 @@
-"""Hints: the search bot's estimate of every legal answer of a pending decision.
+"""Hints: every candidate answer of a pending decision, estimated by the one evaluation.
 
-As a chess analysis board does, :func:`estimate_options` rates each option of the decision
-a seat faces: it samples a few worlds the seat cannot tell from the real one
-(``view.resample``), answers each option in each world and lets the search bot's rollout
-policy play to the end of the month, then scores the position with
-:meth:`musici.strategies.search.SearchBot.value` (the seat's fame plus expected awards,
-money and playable hand, minus the best rival's). Every option sees the same worlds, so
-the comparison is fair. Cheap on purpose (3 worlds by default, about 20–100 ms).
+:func:`estimate_options` calls :func:`musici.analysis.evaluation.evaluate`: each answer is
+played to the END (END awards included) by the greedy play-out policy in the same sampled
+worlds (``view.resample``), and each gets its expected final win share and fame with a
+95 % interval. The hint names a best answer only when its paired interval clears every
+other answer's; otherwise it says "too close to call" (:meth:`Evaluation.best`).
+
+Cost: a play-out to the END costs about 5-20 ms of one core (less late in the game), so a
+hint of ``HINT_WORLDS`` (24) worlds for 2-12 candidates takes about 0.3-5 s; racing stops
+early when one answer is clearly ahead. ``progress`` reports the worlds played, so a widget
+shows it when a hint takes longer than ``HINT_SECONDS``.
 
 Only what the seat may see is read (the view), and all chance comes from ``seed``: the same
 decision always gets the same hint.
@@ -14,19 +17,19 @@ decision always gets the same hint.
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from musici.analysis.evaluation import Evaluation, OptionValue, evaluate
 from musici.decisions import Answer, Decision
-from musici.strategies.search import SearchBot
 
 if TYPE_CHECKING:
     from musici.views import PlayerView
 
-HINT_WORLDS = 3
-MAX_OPTIONS = 12
+HINT_WORLDS = 24  # the most worlds a hint plays (racing may stop earlier)
+HINT_MIN_WORLDS = 8
+HINT_SECONDS = 2.0  # beyond this a widget shows the hint's progress
 
 
 def fame_text(value: Any) -> str:
@@ -45,58 +48,59 @@ def fame_text(value: Any) -> str:
     return f"{sign}{whole}{glyph}" if whole else f"{sign}{glyph.strip()}"
 
 
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """One option's estimate: the mean value over the sampled worlds (higher is better),
-    and the seat's mean fame and money where the rollouts stopped (the why of the value)."""
-
-    answer: Answer
-    value: float
-    fame: float = 0.0
-    money: float = 0.0
-
-
-def candidates(decision: Decision, bot: SearchBot, view: PlayerView) -> list[Answer]:
-    """The answers estimated: every option of a choice (at most ``MAX_OPTIONS``), a few
-    amounts for an amount; a subset decision only by the bot's own pick."""
-    default = bot.fallback(view, decision)
-    return bot.candidates(view, decision, default)
-
-
 def estimate_options(view: PlayerView, decision: Decision, *, seed: int | str = 0,
-                     worlds: int = HINT_WORLDS, extra: tuple[Answer, ...] = (),
-                     bot: SearchBot | None = None) -> list[Estimate]:
-    """Each candidate answer of ``decision`` (plus ``extra`` answers, e.g. the one a player
-    gave) with its estimate, best first. ``view`` is the deciding seat's view."""
-    if view.seat != decision.player:
-        raise ValueError(f"the view is seat {view.seat}'s but seat {decision.player} decides")
-    bot = bot or SearchBot(worlds=worlds, max_candidates=MAX_OPTIONS)
-    cands = candidates(decision, bot, view)
-    for answer in extra:
-        answer = decision.normalize(answer)
-        if answer not in cands:
-            cands.append(answer)
-    rng = random.Random(f"hint:{seed}")
-    totals = [0.0] * len(cands)
-    fames = [0.0] * len(cands)
-    moneys = [0.0] * len(cands)
-    policies = [bot.rollout] * view.n_players if callable(bot.rollout) else list(bot.rollout)
-    stop = view.month + bot.horizon
-    for _ in range(worlds):
-        world = view.resample(random.Random(rng.getrandbits(64)))
-        for i, cand in enumerate(cands):
-            game = world.clone(keep_log=False)
-            game.answer(cand)
-            while game.decision is not None and game.month < stop:
-                d = game.decision
-                game.answer(policies[d.player](game.view(d.player), d))
-            totals[i] += bot.value(game, view.seat)
-            me = game.players[view.seat]
-            fames[i] += float(game.results["fame"][view.seat]) if game.results else me.fame
-            moneys[i] += me.money
-    out = [Estimate(c, t / worlds, f / worlds, m / worlds)
-           for c, t, f, m in zip(cands, totals, fames, moneys, strict=True)]
-    return sorted(out, key=lambda e: -e.value)
+                     worlds: int = HINT_WORLDS, extra: Sequence[Answer] = (),
+                     progress: Callable[[int, int], None] | None = None) -> Evaluation:
+    """The hint's evaluation of ``decision`` from ``view`` (the deciding seat's view): every
+    candidate answer (plus ``extra``) with its estimate and interval, best first."""
+    return evaluate(view, decision, seed=f"hint:{seed}", extra=extra,
+                    min_worlds=min(HINT_MIN_WORLDS, worlds), max_worlds=worlds,
+                    progress=progress)
 
 
-__all__ = ["HINT_WORLDS", "Estimate", "estimate_options", "fame_text"]
+def share_words(o: OptionValue) -> str:
+    """"wins 31 % (20-43 %), final fame 15.9 (14.2-17.5)"."""
+    return (f"wins {o.win_share:.0%} ({o.win_low:.0%}-{o.win_high:.0%}), final fame "
+            f"{o.fame:.1f} ({o.fame_low:.1f}-{o.fame_high:.1f})")
+
+
+def headline(ev: Evaluation, words: Callable[[Answer], str] = repr) -> str:
+    """The hint in one sentence: the best answer and by how much, or "too close to call"
+    and, when final fame does separate the leaders, which one scores more fame."""
+    if len(ev.options) <= 1:
+        only = words(ev.options[0].answer) if ev.options else "?"
+        return f"only one answer to consider: {only}"
+    top, second = ev.options[0], ev.options[1]
+    best = ev.best()
+    gap, low, high = ev.gap(top.answer, second.answer)
+    if best is not None:
+        return (f"Best: {words(top.answer)}: it wins {top.win_share:.0%} of {ev.worlds} sampled "
+                f"games, {gap:+.0%} against the next best, {words(second.answer)} (paired "
+                f"interval {low:+.0%} to {high:+.0%}).")
+    text = (f"Too close to call: {words(top.answer)} wins {top.win_share:.0%} and "
+            f"{words(second.answer)} {second.win_share:.0%} of {ev.worlds} sampled games; "
+            f"the difference ({low:+.0%} to {high:+.0%}) could be luck.")
+    by_fame = max(ev.options, key=lambda o: (o.fame, -ev.options.index(o)))
+    others = [o for o in ev.options if o is not by_fame]
+    if others and all(ev.fame_gap(by_fame.answer, o.answer)[1] > 0 for o in others):
+        text += (f" By final fame {words(by_fame.answer)} is clearly ahead "
+                 f"({by_fame.fame:.1f} on average).")
+    return text
+
+
+def hint_lines(ev: Evaluation, words: Callable[[Answer], str] = repr,
+               reason: Callable[[Answer], str] | None = None) -> list[str]:
+    """The hint as text: the headline, then one line per option (its estimate, its
+    interval and ``reason(answer)``, the explanation code's words for it)."""
+    lines = [headline(ev, words)]
+    for o in ev.options:
+        why = reason(o.answer) if reason is not None else ""
+        lines.append(f"- {words(o.answer)}: {share_words(o)}" + (f"; {why}" if why else ""))
+    lines.append(f"(each answer played to the end of the game by the {ev.policy} bot for "
+                 f"every seat, in the same {ev.worlds} worlds sampled from what you can see; "
+                 f"intervals 95 %)")
+    return lines
+
+
+__all__ = ["HINT_MIN_WORLDS", "HINT_SECONDS", "HINT_WORLDS", "estimate_options", "fame_text",
+           "headline", "hint_lines", "share_words"]
