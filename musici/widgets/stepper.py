@@ -54,6 +54,7 @@ from musici.widgets.history import History
 from musici.widgets.panels import events_html, timeline_html, why_html, why_options
 from musici.widgets.review_panel import LinesView, ReviewPanel
 from musici.widgets.since import since_html
+from musici.widgets.tutorial import TUTORIAL_SEED, Guide, Tutorial, guide_html
 
 HUMAN = "human"
 GOALS = ("decision", "phase", "month", "end")
@@ -61,7 +62,7 @@ TEACHER = -1  # the teacher toggle's value for "all hands"
 AUTO = "auto"  # the default view: the first human seat's, else the teacher's
 STAND_IN = "search"  # the bot that plays a human seat on "bot plays my seat"
 TABS = ("board", "table", "why?", "review")
-BOARD_WIDTH = 1100
+BOARD_WIDTH = "100%"  # the board scales to its container (issue 21 item 4: fits 1280×720)
 
 
 def _human_seat(view: Any, decision: Any) -> Answer:
@@ -82,17 +83,30 @@ class GameStepper:
     ``players``: one strategy spec per seat (see :func:`musici.strategies.make_strategy`),
     ``"human"`` for a person. ``seat``: whose view is shown: a seat number, ``None`` (or
     ``"teacher"``) for the teacher's view of all hands, or ``"auto"`` (the default): the
-    first human seat's view, the teacher's if no seat is human.
+    first human seat's view, the teacher's if no seat is human. With a human seat the
+    stepper opens at that seat's first decision (the bots before it have played).
+
+    ``tutorial=True``: the guided first month (:mod:`musici.widgets.tutorial`) for seat 0,
+    on the tutorial's fixed seed unless ``seed`` is given; then the same stepper plays on.
     """
 
     def __init__(self, players: Sequence[StrategySpec] = (HUMAN, "greedy", "greedy", "random"),
-                 seed: int = 0, rules: RuleSet | None = None, cards: CardSet | None = None,
-                 seat: int | str | None = AUTO) -> None:
+                 seed: int | None = None, rules: RuleSet | None = None,
+                 cards: CardSet | None = None, seat: int | str | None = AUTO,
+                 tutorial: bool = False) -> None:
         self.specs: tuple[StrategySpec, ...] = tuple(players)
         self.humans: list[bool] = [spec == HUMAN for spec in self.specs]
         self.rules = rules
         self.cards = cards
-        self.seed = seed
+        self.tutorial: Tutorial | None = None
+        self._guide: Guide | None = None
+        if tutorial:
+            if not self.humans or not self.humans[0]:
+                raise GameError("the guided first month teaches seat 0: players[0] must be "
+                                f"'human', got {self.specs[0] if self.specs else None!r}")
+            self.tutorial = Tutorial(seat=0)
+            seed = TUTORIAL_SEED if seed is None else seed
+        self.seed = 0 if seed is None else seed
         self.history = History(Game(len(self.specs), seed, rules, cards))
         if seat == AUTO:
             seat = next((s for s, human in enumerate(self.humans) if human), None)
@@ -110,7 +124,7 @@ class GameStepper:
         self._why_game: Game | None = None
         self._quiet = False  # set while the code (not a person) changes widget values
         self._build()
-        self._redraw()
+        self._open()
 
     # ------------------------------------------------------------------ state
     @property
@@ -257,6 +271,15 @@ class GameStepper:
         self._clear_pending()
         self.status.value = ""
         self.review_view.value = ""
+        self._open()
+
+    def _open(self) -> None:
+        """Show the first human decision (the bots before it play), so a learner starts at
+        a decision, not at "waiting for seat 3"; a game of bots only stays at step 0."""
+        d = self.game.decision
+        if d is not None and any(self.humans) and not self.humans[d.player]:
+            self._goal = ("end", self.game.month, self.game.phase)  # stops at a human
+            self._run(0)
         self._redraw()
 
     def _reached(self) -> bool:
@@ -338,6 +361,8 @@ class GameStepper:
         self.timeline.add_class("phase-timeline")
         self.status = widgets.HTML()
         self.status.add_class("status-view")
+        self.tutorial_view = widgets.HTML()  # the guided first month's words
+        self.tutorial_view.add_class("tutorial-view")
         self.table = widgets.HTML()
         self.table.add_class("table-view")
         self.events = widgets.HTML()
@@ -381,11 +406,11 @@ class GameStepper:
                            layout=widgets.Layout(flex_flow="row wrap"))
         since_box = widgets.Box([self.since], layout=widgets.Layout(
             max_height="330px", overflow="auto", border="1px solid #ddd", padding="2px 6px"))
-        left = widgets.VBox([self.status, self.controls.note, self.waiting, self.confirm,
+        left = widgets.VBox([self.tutorial_view, self.status, self.controls.note, self.waiting, self.confirm,
                              self.controls.widget, self.hints, since_box],
                             layout=widgets.Layout(width="52%", min_width="420px"))
         right = widgets.VBox([self.fame.widget], layout=widgets.Layout(width="48%",
-                                                                       min_width="420px"))
+                                                                       min_width="320px"))
         top = widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap",
                                                                  align_items="flex-start"))
         board_box = widgets.Box([self.board], layout=widgets.Layout(overflow="auto"))
@@ -439,6 +464,9 @@ class GameStepper:
             self._quiet = False
         self.hints.value = ""
         self.fame.update(game)
+        self._guide = (None if self.tutorial is None
+                       else self.tutorial.guide(history.snaps, history.pos))
+        self.tutorial_view.value = guide_html(self._guide)
         self.lines_view.update()
         self.review_panel.mark(history.pos)
         self._show_controls()
@@ -472,7 +500,9 @@ class GameStepper:
         tab = TABS[self.tabs.selected_index or 0]
         if tab == "board":
             source = game if seat is None else game.view(seat)
-            self.board.value = str(board_svg(source, names=self.labels(), width=BOARD_WIDTH))
+            zones = self._guide.zones if self._guide is not None else ()
+            self.board.value = str(board_svg(source, names=self.labels(), width=BOARD_WIDTH,
+                                             highlight=zones))
         elif tab == "table":
             table = game_html(game, seat)
             if seat is not None and game.finished:
@@ -492,9 +522,37 @@ class GameStepper:
             self.waiting.value = (f"<div style='color:#b60'>seat {d.player} (human) must decide "
                                   f"— switch the view to seat {d.player}</div>")
             return
+        guide = self._guide if self._guide is not None and self._guide.decision == d else None
+        if guide is not None and guide.options is not None:
+            d = d._replace(options=guide.options)  # the guide narrows the first choices
         self.controls.show(d, self.game.cards, who=self.labels()[d.player],
                            recorded=self.history.recorded_answer(), step=self.game.step,
                            view=self.game.view(d.player))
+        if guide is not None:
+            self._mark_pick(guide.pick)
+
+    def _mark_pick(self, pick: Answer) -> None:
+        """Fill in the guide's suggestion and highlight the button that gives it (class
+        ``tutorial-pick``): the learner may follow it or answer otherwise."""
+        c = self.controls
+        d = c.decision
+        if d is None:
+            return
+        target = c.submit_button
+        if d.space == "choice" and target is None:
+            target = next((b for b, o in zip(c.inputs, c.options, strict=True) if o == pick),
+                          None)
+        elif d.space == "choice" and pick in d.options:
+            c.inputs[0].value = d.options.index(pick)  # a dropdown
+        elif d.space == "amount":
+            c.inputs[0].value = pick
+        elif d.space == "subset":
+            for item, control in zip(d.items, c.inputs, strict=True):
+                control.value = (item in pick if isinstance(control.value, bool)
+                                 else pick.count(item))
+        if target is not None:
+            target.add_class("tutorial-pick")
+            target.button_style = "success"
 
     # ------------------------------------------------------------------ display
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
