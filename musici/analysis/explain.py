@@ -338,8 +338,9 @@ def _explain_tour(d: dict[str, Any], card: MusicCard, total: int, opts: Any,
     lines: list[Line] = []
     if fn:
         exact = total * fn / fd
-        lines.append(Line(f"On the {_area(venue)}: fame {total} ×{fn / fd:g} = {exact:g}; "
-                          "no income", "P3.TOUR"))
+        no_income = "" if inum else "; no income"  # a card file may set both multipliers
+        lines.append(Line(f"On the {_area(venue)}: fame {total} ×{fn / fd:g} = {exact:g}"
+                          f"{no_income}", "P3.TOUR"))
         if exact != int(exact):
             lines.append(Line(f"{exact:g} fame rounded {rounding} to {d['fame']}", "P3.TOUR.4"))
     else:
@@ -349,6 +350,7 @@ def _explain_tour(d: dict[str, Any], card: MusicCard, total: int, opts: Any,
         else:
             lines.append(Line(f"On the {_area(venue)}: no fame gain, but the loss of {total} "
                               "still counts", "P3.TOUR.3"))
+    if inum:
         exact_income = card.income * inum / iden
         lines.append(Line(f"Income {card.income} G ×{inum / iden:g} = {exact_income:g} G",
                           "P3.TOUR"))

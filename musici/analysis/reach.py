@@ -125,8 +125,8 @@ def card_reach(view: PlayerView, card_id: str, area: str | None, *, hires: int |
     :func:`hires_left`) of ``market`` (default the face-up orchestras) within ``money``
     (default the seat's). ``extra``: (orchestra, markers) counted as the seat's own (an
     orchestra it is about to hire). Best: the most fame before the venue (card fame and
-    restoration after RESTORE.4), then the better rating, then the cheaper hires, then
-    fewer orchestras."""
+    restoration after RESTORE.4), then the better rating (after the media, then before it,
+    then fewer RATE conditions holding), then the cheaper hires, then fewer orchestras."""
     cards, rules = view.cards, view.rules
     if card_id not in cards.music:
         raise KeyError(f"{card_id!r} is not a music card of this card set")
@@ -142,7 +142,7 @@ def card_reach(view: PlayerView, card_id: str, area: str | None, *, hires: int |
     restore = scoring.restoration(cards, rules, card, me.played, me.permanent)
     media = view.media == view.seat
     memo = {} if _memo is None else _memo
-    best: tuple[tuple[int, int, int, int], str, tuple[str, ...], tuple[str, ...], int] | None
+    best: tuple[tuple[int, ...], str, tuple[str, ...], tuple[str, ...], int] | None
     best = None
     for style in STYLES:
         own_i, own_v = pool.owned(style, "instrumental"), pool.owned(style, "vocal")
@@ -170,7 +170,9 @@ def card_reach(view: PlayerView, card_id: str, area: str | None, *, hires: int |
                                                           rules=rules, venue=None, media=media,
                                                           restore=restore, tours=cards.tours)
                             memo[key] = out
-                        rank = (out.total, _LEVEL_RANK[out.rating.level], -cost, -n)
+                        rating = out.rating  # on equal fame: fewer conditions against it
+                        rank = (out.total, _LEVEL_RANK[rating.level],
+                                _LEVEL_RANK[rating.base_level], -len(rating.reasons), -cost, -n)
                         if best is None or rank > best[0]:
                             items = tuple(i for i, _ in (*own_i[:oi], *own_v[:ov]))
                             hired = tuple(i for i, _ in (*mk_i[:hi], *mk_v[:hv]))

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 from musici import economy as E
 from musici import scoring
 from musici.analysis import explain_event
+from musici.analysis import reach as RCH
+from musici.analysis.explain import HALL_NAMES, TOUR_NAMES
 from musici.decisions import Decision, parse_option
 from musici.events import Event
 from musici.render import special_effect
@@ -56,8 +58,9 @@ def venue_note(view: PlayerView, area: str) -> tuple[str, str]:
     money, fame, (fn, fd), (inum, iden) = view.cards.tours[area]  # the card set's terms
     price = " and ".join(p for p in (f"{money} G" if money else "",
                                      f"{fame} fame" if fame else "") if p)
-    gain = (f"fame ×{_ratio(fn, fd)}, no income" if fn
-            else f"income ×{_ratio(inum, iden)}, no fame gained")
+    # A card file may set both multipliers (P3.TOUR as the card set's tours say).
+    gain = ", ".join((f"fame ×{_ratio(fn, fd)}" if fn else "no fame gained",
+                      f"income ×{_ratio(inum, iden)}" if inum else "no income"))
     if cost.free:
         price = "free (Tour guide)"
     return f"tour: costs {price}; any number of musicians; {gain}", "P3.TOUR"
@@ -87,7 +90,12 @@ def option_note(view: PlayerView, decision: Decision, option: Any) -> tuple[str,
     """(what choosing ``option`` costs and does, rule id or "") for a choice decision."""
     kind = decision.kind
     if kind == "venue" and option in E.AREAS:
-        return venue_note(view, option)
+        note, rule = venue_note(view, option)
+        return f"{note} · {reach_note(view, decision, option)}", rule
+    if kind in ("concert_card", "hire") and isinstance(option, str):
+        note = _card_note(view, option)
+        best = reach_note(view, decision, option)
+        return (f"{note} · {best}" if note else best), decision.rule
     if kind == "action" and option in ACTION_WORDS:
         return ACTION_WORDS[option]
     if kind == "auction":
@@ -113,8 +121,84 @@ def option_note(view: PlayerView, decision: Decision, option: Any) -> tuple[str,
     return "", ""
 
 
+def reach_note(view: PlayerView, decision: Decision, option: Any) -> str:
+    """One short line: the best concert ``option`` lets the seat reach this month
+    (:mod:`musici.analysis.reach`), or "nothing playable here"; "" for other decisions."""
+    found = RCH.decision_reach(view, decision, option)
+    if found is None:
+        return ""
+    if decision.kind == "hire" and view.me.concert:
+        return "your concert this month is given: it plays from next month"
+    playable = [r for r in found if r.playable]
+    if not playable:
+        why = found[0].limits[0] if found and found[0].limits else "no card in hand"
+        return f"nothing playable here ({why})"
+    best = playable[0]
+    if decision.kind == "concert_card":
+        return RCH.reach_words(view, best, name=False)
+    what = "with it, best" if decision.kind == "hire" else "best here"
+    return f"{what}: {RCH.reach_words(view, best)}"
+
+
+def _basis(view: PlayerView, decision: Decision) -> str:
+    """What the planner counted: the hand, the orchestras, the hires left and the money."""
+    me = view.me
+    hires = RCH.hires_left(view)
+    market = ("no hire before the concert" if decision.kind == "concert_card" or not hires
+              else f"up to {hires} hire(s) from this month's market (you have {me.money} G)")
+    n = len(me.orchestras)
+    return (f"with your {len(view.hand)} card(s) in hand, your {n} "
+            f"orchestra{'s' if n != 1 else ''} and {market}")
+
+
+def reach_html(view: PlayerView, decision: Decision) -> str:
+    """For a venue, concert-card or hire decision: what each option lets the seat reach,
+    per card in hand (class ``reach-table``), with rating, fame and income from
+    :func:`musici.scoring.concert_outcome`; "" for other decisions."""
+    if decision.kind not in ("venue", "concert_card", "hire"):
+        return ""
+    if decision.kind == "hire" and view.me.concert:
+        return ("<div class='reach-table' style='font-size:11.5px'>Your concert this month is "
+                "given: an orchestra hired now plays from next month "
+                f"{rule_tag('P4.HIRE.3')}</div>")
+    rows = []
+    for option in decision.options:
+        found = RCH.decision_reach(view, decision, option)
+        if found is None:
+            continue
+        label = (RCH.short_name(view, option) if decision.kind == "concert_card"
+                 else escape(str(option)))
+        cells = []
+        for r in found[:3]:
+            if not r.playable:
+                cells.append(f"<span style='color:#b00'>{escape(RCH.reach_words(view, r))}"
+                             "</span>")
+                continue
+            colour = {"good": "#2a7", "fair": "#c80", "poor": "#c33"}[r.rating or "poor"]
+            why = f" title='{escape('; '.join(r.limits), quote=True)}'" if r.limits else ""
+            text = RCH.reach_words(view, r, name=decision.kind != "concert_card")
+            cells.append(f"<span{why} style='color:{colour}'>{escape(text)}</span>")
+        best = "<br>".join(cells) or "<i>no card in hand</i>"
+        rows.append(f"<tr data-option='{escape(str(option), quote=True)}'><td style="
+                    f"'padding:1px 6px;vertical-align:top'><b>{label}</b></td>"
+                    f"<td style='padding:1px 6px'>{best}</td></tr>")
+    if not rows:
+        return ""
+    return (f"<div class='reach-table' style='font-size:11.5px;margin:2px 0'>"
+            f"<b>What you can reach this month</b> ({escape(_basis(view, decision))}; rating, "
+            f"fame and income as the concert would be rated {rule_tag('RATE')} "
+            f"{rule_tag('P3.TOUR')}):<table>{''.join(rows)}</table></div>")
+
+
 def decision_help(view: PlayerView, decision: Decision) -> str:
-    """Extra words for a decision whose options need them (HTML), or ""."""
+    """Extra words for a decision whose options need them (HTML), or "": for a planning
+    decision (venue, concert card, hire) what each option lets the seat reach."""
+    if decision.kind == "venue":  # each option's note names its best concert
+        return (f"<div class='reach-basis' style='font-size:11.5px'>The best concert each area "
+                f"lets you give, {escape(_basis(view, decision))} {rule_tag('P4.CONCERT.2')} "
+                f"{rule_tag('P3.TOUR')}</div>")
+    if decision.kind in ("concert_card", "hire"):  # the options are pictures: say it here
+        return reach_html(view, decision)
     if decision.kind == "salaries":
         return ("Tick the salaries you pay. You must pay every salary you can still afford "
                 f"(P5.3); an unpaid orchestra gets a dissent marker {rule_tag('P5.3')}.")
@@ -137,18 +221,30 @@ def requirement_html(view: PlayerView, decision: Decision) -> str:
             f"{where} {rule_tag('P4.CONCERT.2')}</div>")
 
 
-def _reasons(view: PlayerView, decision: Decision, chosen: Sequence[str],
-             out: scoring.ConcertOutcome, markers: int, brought: tuple[int, int]
-             ) -> list[tuple[str, str]]:
-    """The conditions that decide the rating, in the words of the concert explanation
-    (:func:`musici.analysis.explain_event` on the concert as the engine would record it)."""
+# The explanation's lines a preview shows (musici.analysis.explain_concert): every condition
+# that holds, the rating, the media, the card fame, restoration and its cap, the venue's
+# multiplier and rounding, the fame and the income; not the card's description, the
+# requirement or the musicians brought (the preview's first line says those) nor the
+# conditions that do not hold.
+_KEEP_PREFIXES = ("holds:", "Rating before", "Media holder", "Card fame", "Restoration",
+                  "+", "On the", "In the", "Fame ", "Income ", "The orchestras were")
+_KEEP_RULES = frozenset({"P3.TOUR.4", "RESTORE.3", "RULING-RESTORE-GOOD"})
+
+
+def _concert_event(view: PlayerView, decision: Decision, chosen: Sequence[str],
+                   out: scoring.ConcertOutcome, markers: int, brought: tuple[int, int]
+                   ) -> Event:
+    """The concert event the engine would record for ``chosen`` (P4.CONCERT.4)."""
     r = out.rating
     restore = out.restoration
+    card = decision.info["card"]
     data = {
-        "card": decision.info["card"], "kind": view.cards.music[decision.info["card"]].kind,
-        "style": r.style, "orchestras": list(chosen), "brought": list(brought),
-        "required": list(r.required), "markers": markers, "media": view.media == view.seat,
-        "venue": view.me.venue, "base_rating": r.base_level, "rating": r.level,
+        "card": card, "kind": view.cards.music[card].kind,
+        "style": r.style, "orchestras": list(chosen),
+        "virtuosos": [o for o in chosen if o in view.cards.specials],  # SPECIAL.P3/P4
+        "brought": list(brought), "required": list(r.required), "markers": markers,
+        "media": view.media == view.seat, "venue": view.me.venue,
+        "base_rating": r.base_level, "rating": r.level,
         "reasons": list(r.reasons), "card_fame": out.card_fame,
         "restoration": None if restore is None else {
             "found": restore.found, "bonus": out.bonus, "capped": out.capped,
@@ -156,14 +252,66 @@ def _reasons(view: PlayerView, decision: Decision, chosen: Sequence[str],
                         for m in restore.matches]},
         "fame": out.fame, "income": out.income,
     }
-    event = Event(view.month, view.phase, "concert", "P4.CONCERT.4", view.seat, data)
+    return Event(view.month, view.phase, "concert", "P4.CONCERT.4", view.seat, data)
+
+
+def _reasons(view: PlayerView, decision: Decision, chosen: Sequence[str],
+             out: scoring.ConcertOutcome, markers: int, brought: tuple[int, int]
+             ) -> list[tuple[str, str]]:
+    """Every factor of the outcome, in the words of the concert explanation
+    (:func:`musici.analysis.explain_event` on the concert as the engine would record it):
+    the conditions that hold, the rating and the media, the card fame, restoration and
+    the RESTORE.4 cap, the venue's multiplier and its rounding (P3.TOUR, P3.TOUR.4), the
+    fame and the income (none on an academic tour)."""
+    event = _concert_event(view, decision, chosen, out, markers, brought)
     try:
         lines = explain_event(event, view.cards, view.rules)
     except (KeyError, ValueError, TypeError):  # an explanation must never break the controls
-        return [(_short_rule(x), x) for x in r.reasons]
+        return [(_short_rule(x), x) for x in out.rating.reasons]
     keep = [(line.text, line.rule) for line in lines
-            if line.text.startswith(("holds:", "Rating before", "Media holder"))]
-    return keep or [(_short_rule(x), x) for x in r.reasons]
+            if line.text.startswith(_KEEP_PREFIXES) or line.rule in _KEEP_RULES
+            or " rounded " in line.text]
+    return keep or [(_short_rule(x), x) for x in out.rating.reasons]
+
+
+def factor_words(view: PlayerView, card_id: str, out: scoring.ConcertOutcome,
+                 venue: str | None) -> tuple[str, str]:
+    """(how the fame is made, how the income is made), short: "card 3 for a good concert,
+    ×1.5 on the small academic tour = 4.5, rounded toward zero" and "no income on an
+    academic tour". The numbers are ``out``'s (:func:`musici.scoring.concert_outcome`) and
+    the card set's tour terms (``view.cards.tours``), as the engine charges them."""
+    card = view.cards.music[card_id]
+    fame = [f"card {out.card_fame} for a {out.rating.level} concert"]
+    if out.bonus:
+        fame.append(f"+{out.bonus} restoration")
+    if out.capped:
+        fame.append(f"capped at {E.RESTORE_CAP} (RESTORE.4)")
+    tour = view.cards.tours.get(venue) if venue is not None else None
+    if tour is None:
+        where = TOUR_NAMES.get(venue or "", HALL_NAMES.get(venue or "", "no venue"))
+        return (", ".join(fame) + f"; no multiplier in the {where}",
+                f"the card's {card.income} G")
+    _, _, (fn, fd), (inum, iden) = tour
+    name = TOUR_NAMES.get(venue or "", str(venue))
+    rounding = ("away from zero" if view.rules.options["RULING-ROUNDING"] == "away-from-zero"
+                else "toward zero")
+    if fn:  # the exact product is only shown, the rounded one is the engine's (out.fame)
+        exact = out.total * fn / fd
+        words = f"{out.total} ×{fn / fd:g} on the {name}"
+        if exact != out.fame:
+            words += f" = {exact:g}, rounded {rounding}"
+        fame.append(words)
+    else:
+        fame.append(f"given up on the {name}" if out.total > 0
+                    else f"the loss still counts on the {name}")
+    if inum:
+        exact_income = card.income * inum / iden
+        income = f"card {card.income} G ×{inum / iden:g} on the {name}"
+        if exact_income != out.income:
+            income += f" = {exact_income:g} G, rounded {rounding} to {E.MONEY_UNIT} G"
+    else:
+        income = f"no income on the {name} (card {card.income} G)"
+    return ", ".join(fame), income
 
 
 def _short_rule(rule_id: str, limit: int = 150) -> str:
@@ -173,13 +321,34 @@ def _short_rule(rule_id: str, limit: int = 150) -> str:
     return first if len(first) <= limit else first[: limit - 1] + "…"
 
 
+def concert_outcome_for(view: PlayerView, decision: Decision,
+                        chosen: Sequence[str]) -> scoring.ConcertOutcome:
+    """What the engine will record if ``decision`` (a ``concert_orchestras`` decision) is
+    answered ``chosen``: :func:`musici.scoring.lineup` and
+    :func:`~musici.scoring.concert_outcome` at the seat's venue, with its media, its
+    restoration and the card set's tour terms, exactly as P4.CONCERT.4 calls them."""
+    if decision.kind != "concert_orchestras":
+        raise ValueError(f"a concert preview needs a concert_orchestras decision, "
+                         f"got {decision.kind!r}")
+    if not chosen:
+        raise ValueError("a concert needs at least one orchestra (P4.CONCERT.2)")
+    cards, rules, me = view.cards, view.rules, view.me
+    card = cards.music[decision.info["card"]]
+    style, brought, markers = scoring.lineup(cards, chosen, dict(me.markers))
+    restore = scoring.restoration(cards, rules, card, me.played, me.permanent)
+    return scoring.concert_outcome(card, style, brought, markers, rules=rules,
+                                   venue=me.venue, media=view.media == view.seat,
+                                   restore=restore, tours=cards.tours)  # the card set's P3.TOUR
+
+
 def concert_preview_html(view: PlayerView, decision: Decision, chosen: Sequence[str]) -> str:
     """The rating, fame and income the orchestras ``chosen`` would give, with the reasons
-    (class ``concert-preview``; ``data-rating`` holds the rating for tests)."""
+    and every factor of the outcome (class ``concert-preview``; ``data-rating``,
+    ``data-fame`` and ``data-income`` hold the numbers for tests)."""
     if not chosen:
         return ("<div class='concert-preview' data-rating=''><i>tick the orchestras to see "
                 "the rating, fame and income</i></div>")
-    cards, rules = view.cards, view.rules
+    cards = view.cards
     card = cards.music[decision.info["card"]]
     me = view.me
     styles = {cards.performer(c)[0] for c in chosen}
@@ -188,33 +357,30 @@ def concert_preview_html(view: PlayerView, decision: Decision, chosen: Sequence[
                 f"per concert</b>: authentic and modern cannot play together "
                 f"{rule_tag('P4.CONCERT.3')}</div>")
     style, brought, markers = scoring.lineup(cards, chosen, dict(me.markers))
-    restore = scoring.restoration(cards, rules, card, me.played, me.permanent)
-    out = scoring.concert_outcome(card, style, brought, markers, rules=rules,
-                                  venue=me.venue, media=view.media == view.seat,
-                                  restore=restore)
+    out = concert_outcome_for(view, decision, chosen)
     r = out.rating
     colour = {"good": "#2a7", "fair": "#c80", "poor": "#c33"}.get(r.level, "#333")
     reasons = "".join(f"<li>{escape(text)} {rule_tag(rule)}</li>"
                       for text, rule in _reasons(view, decision, chosen, out, markers, brought))
-    extra = ""
-    if out.bonus:
-        extra = f", restoration +{out.bonus}" + (" (capped at 10)" if out.capped else "")
+    fame_how, income_how = factor_words(view, card.id, out, me.venue)
     over = ""
     if len(chosen) > decision.max_size:
         over = (f"<div style='color:#b00'>too many: room for {decision.max_size} orchestra(s) "
                 f"here</div>")
     return (f"<div class='concert-preview' data-rating='{escape(r.level)}' "
+            f"data-fame='{out.fame}' data-income='{out.income}' "
             f"style='border:1px solid #ccc;border-radius:6px;padding:4px 8px;margin:4px 0;"
             f"background:#fafafa'>"
             f"<b>Preview:</b> <span class='preview-rating' style='color:{colour};"
             f"font-weight:bold'>{escape(r.level)}</span> with {_tens(brought[0])} "
             f"instrumentalists + {_tens(brought[1])} singers ({escape(style)}; needs "
             f"{_tens(r.required[0])} + {_tens(r.required[1])}) → fame "
-            f"<b>{fame_text(out.fame)}</b> (card {out.card_fame}{extra}), income "
-            f"<b>{out.income} G</b> {rule_tag('RATE')} {rule_tag('P4.CONCERT.4')}"
+            f"<b class='preview-fame'>{fame_text(out.fame)}</b> ({escape(fame_how)}), income "
+            f"<b class='preview-income'>{out.income} G</b> ({escape(income_how)}) "
+            f"{rule_tag('RATE')} {rule_tag('P3.TOUR')} {rule_tag('P4.CONCERT.4')}"
             f"<ul style='margin:2px 0;padding-left:18px;font-size:11.5px'>{reasons}</ul>"
             f"{over}</div>")
 
 
-__all__ = ["ACTION_WORDS", "concert_preview_html", "decision_help", "option_note",
-           "venue_note"]
+__all__ = ["ACTION_WORDS", "concert_outcome_for", "concert_preview_html", "decision_help",
+           "factor_words", "option_note", "reach_html", "reach_note", "venue_note"]

@@ -1,0 +1,164 @@
+"""The concert preview is the engine's record (issue 18 item 4, the bar): for every concert
+of 200 games (mixed bots, 3 and 4 players, every combination of the rulings a concert reads,
+the bundled card set, one with the corners swapped and one with other tour terms) the
+preview of the line-up the bot then answers shows the rating, fame and income the engine
+records, and the concert it explains is the concert event the engine records, field by
+field (venue, multiplier, rounding and lost income included). Follows
+tests/test_bots_follow_rules.py, which holds the bots' forecasts to the same standard.
+
+By default every ruling combination on each card set is played once (a quick sample);
+``-m slow`` plays all 200 games.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from musici import Game, RuleSet, scoring
+from musici.analysis import explain_event
+from musici.cards import CardSet
+from musici.decisions import Decision
+from musici.rules import RULE_OPTIONS
+from musici.strategies.collector import Collector
+from musici.strategies.greedy import greedy_strategy
+from musici.strategies.impresario import Impresario
+from musici.strategies.merchant import Merchant
+from musici.strategies.random_strategy import random_strategy
+from musici.views import PlayerView
+from musici.widgets import preview as P
+from tests.test_reach import CARD_SETS
+
+Bot = Callable[[PlayerView, Decision], Any]
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    "greedy": lambda: greedy_strategy, "random": lambda: random_strategy,
+    "impresario": Impresario, "merchant": Merchant, "collector": Collector}
+COMBOS = list(itertools.product(*(RULE_OPTIONS[n].choices for n in scoring.CONCERT_RULINGS)))
+GAMES = 200
+
+
+def _setting(i: int) -> tuple[dict[str, Any], str, int, list[str]]:
+    """Game ``i``: (rule options, card set, players, bots by seat), all from ``i``."""
+    options = dict(zip(scoring.CONCERT_RULINGS, COMBOS[i % len(COMBOS)], strict=True))
+    card_set = list(CARD_SETS)[(i // len(COMBOS) + i) % len(CARD_SETS)]
+    players = 3 + i % 2
+    names = list(BOTS)
+    seats = [names[(i + k * (1 + i % 3)) % len(names)] for k in range(players)]
+    return options, card_set, players, seats
+
+
+SEEN: Counter[str] = Counter()  # what the checked concerts covered, over the module
+
+
+def _numbers(html: str) -> tuple[str, int, int]:
+    found = dict(re.findall(r"data-(rating|fame|income)='([^']*)'", html))
+    return found["rating"], int(found["fame"]), int(found["income"])
+
+
+def _play_and_check(i: int) -> int:
+    """Play game ``i``; at each concert compare the preview with the engine's record."""
+    options, card_set, players, seats = _setting(i)
+    rules = RuleSet.from_options(options)
+    cards = CARD_SETS[card_set]()
+    bots = [BOTS[name]() for name in seats]
+    game = Game(players, seed=1000 + i, rules=rules, cards=cards)
+    checked = 0
+    while game.decision is not None:
+        d = game.decision
+        view = game.view(d.player)
+        answer = bots[d.player](view, d)
+        if d.kind != "concert_orchestras":
+            game.answer(answer)
+            continue
+        answer = d.normalize(answer)  # as the engine records it (and the controls tick it)
+        where = f"game {i} ({seats[d.player]}, {options}, {card_set}), month {game.month}"
+        html = P.concert_preview_html(view, d, answer)
+        out = P.concert_outcome_for(view, d, answer)
+        _, brought, markers = scoring.lineup(cards, answer, dict(view.me.markers))
+        shown = P._concert_event(view, d, answer, out, markers, brought)
+        reasons = P._reasons(view, d, answer, out, markers, brought)
+        start = len(game.events)
+        game.answer(answer)
+        recorded = [e for e in game.events[start:] if e.kind == "concert"]
+        assert len(recorded) == 1, where
+        event = recorded[0]
+        got = (event.data["rating"], event.data["fame"], event.data["income"])
+        assert _numbers(html) == got, where
+        assert shown.data == event.data, where  # the concert the preview explains
+        kept = [(line.text, line.rule) for line in explain_event(event, cards, rules)
+                if (line.text, line.rule) in reasons]
+        assert kept == reasons, where  # the after-concert explanation's own lines
+        _cover(event.data, rules, cards, html)
+        checked += 1
+    return checked
+
+
+def _cover(data: dict[str, Any], rules: RuleSet, cards: CardSet, html: str) -> None:
+    SEEN["concerts"] += 1
+    venue = data["venue"]
+    if venue in cards.tours:
+        SEEN["tour"] += 1
+        _, _, (fn, fd), (inum, _) = cards.tours[venue]
+        if not inum:
+            SEEN["no income"] += 1
+            assert "no income on the" in html
+        else:  # a card file may give a tour both multipliers: its income is not lost
+            SEEN["tour income"] += 1
+            assert "no income" not in html
+        if "rounded" in html:
+            SEEN["rounding shown"] += 1
+        if fn and fd != 1:
+            assert f"×{fn / fd:g} on the" in html
+    elif venue is not None:
+        assert "no multiplier in the" in html
+    rest = data["restoration"]
+    if rest is not None and rest["capped"]:
+        SEEN["RESTORE.4 cap"] += 1
+    if rest is not None and rest["bonus"]:
+        SEEN["restoration bonus"] += 1
+    if data["media"] and data["rating"] != data["base_rating"]:
+        SEEN["media upgrade"] += 1
+    if cards.performer(data["orchestras"][0])[0] != data["style"]:
+        SEEN["judged in the other style"] += 1
+    if data["rating"] == "poor":
+        SEEN["poor"] += 1
+
+
+@pytest.mark.rules("P4.CONCERT.4", "RATE", "P3.TOUR", "P3.TOUR.4", "RESTORE.4",
+                   "RULING-STYLE", "RULING-MISSING-TYPE", "RULING-ROUNDING",
+                   "RULING-RESTORE-CAP", "RULING-RESTORE-GOOD", "RULING-LINEAGE")
+@pytest.mark.parametrize("chunk", range(4))
+def test_the_preview_is_the_concert_the_engine_records_sample(chunk: int) -> None:
+    """A quick sample: every combination of the concert rulings once."""
+    games = range(chunk, len(COMBOS), 4)
+    assert sum(_play_and_check(i) for i in games) >= len(games) * 3
+
+
+@pytest.mark.slow
+@pytest.mark.rules("P4.CONCERT.4", "RATE", "P3.TOUR", "P3.TOUR.4", "RESTORE.4")
+def test_the_preview_is_the_concert_the_engine_records_in_200_games() -> None:
+    SEEN.clear()
+    checked = sum(_play_and_check(i) for i in range(GAMES))
+    assert checked >= GAMES * 3
+    _assert_covered()
+
+
+def _assert_covered() -> None:
+    for what in ("tour", "no income", "tour income", "rounding shown", "restoration bonus", "media upgrade",
+                 "judged in the other style", "poor", "RESTORE.4 cap"):
+        assert SEEN[what] > 0, f"no {what} among the checked concerts: {SEEN}"
+
+
+def test_the_sample_covered_every_factor() -> None:
+    """Runs after the sample above (same module, file order): the checked concerts
+    included tours without income, a rounding, restoration, the media and the other style."""
+    if SEEN["concerts"] == 0:
+        for i in range(len(COMBOS)):
+            _play_and_check(i)
+    _assert_covered()
