@@ -72,7 +72,7 @@ def fake_worlds(monkeypatch):
 
 
 def test_interval_is_never_certain_from_a_few_identical_worlds() -> None:
-    mean, low, high = interval([1.0, 1.0, 1.0], spread=2.0)
+    mean, low, _ = interval([1.0, 1.0, 1.0], spread=2.0)
     assert mean == 1.0 and low < 0.0  # three agreeing worlds do not separate two answers
     mean, low, _high = interval([1.0] * 16, spread=2.0)
     assert low > 0.5  # sixteen do
