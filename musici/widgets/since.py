@@ -51,10 +51,10 @@ def _groups(shown: Sequence[tuple[int, Event]], game: Game, seat: int | None) ->
         if own:
             lines = explain_event(e, game.cards, game.rules, events=game.events[:index + 1])
             groups[-1][1].append(
-                f"<li class='own-concert' style='{_OWN}'><b>{_line(e, game)}</b>"
+                f"<li class='since-line own-concert' style='{_OWN}'><b>{_line(e, game)}</b>"
                 f"<details open><summary>why</summary>{lines_html(lines)}</details></li>")
         else:
-            groups[-1][1].append(f"<li>{_line(e, game)}</li>")
+            groups[-1][1].append(f"<li class='since-line'>{_line(e, game)}</li>")
     body = []
     for (month, phase), items in groups:
         when = "Final scoring" if phase == "END" else \
@@ -83,15 +83,14 @@ def since_html(game: Game, start: int, seat: int | None, *, title: str = "") -> 
     if not shown:
         return (f"<div class='musici-since'>{head} <i>— nothing happened yet</i></div>")
     latest, earlier = shown[-LATEST:], shown[:-LATEST]
-    lost = max(0, len(earlier) - MAX_EVENTS)
-    earlier = earlier[lost:]
     folded = ""
     if earlier:
-        older = (f"<div style='color:#999'>{lost} older event(s) not shown</div>"
-                 if lost else "")
+        lost = max(0, len(earlier) - MAX_EVENTS)
+        older = (f"<div class='since-older' style='color:#999'>{lost} older event(s) not "
+                 f"shown (the table and the why? tab have them)</div>" if lost else "")
         folded = (f"<details class='since-earlier'><summary style='cursor:pointer;color:#555'>"
-                  f"{len(earlier) + lost} earlier event(s), {_span(earlier)}</summary>{older}"
-                  f"{_groups(earlier, game, seat)}</details>")
+                  f"{len(earlier)} earlier event(s), {_span(earlier)}</summary>{older}"
+                  f"{_groups(earlier[lost:], game, seat)}</details>")
     return (f"<div class='musici-since' style='font-size:12.5px;line-height:1.35'>{head}"
             f"{folded}{_groups(latest, game, seat)}</div>")
 

@@ -54,6 +54,7 @@ from musici.widgets.history import History
 from musici.widgets.panels import events_html, timeline_html, why_html, why_options
 from musici.widgets.review_panel import LinesView, ReviewPanel
 from musici.widgets.since import since_html
+from musici.widgets.summary import summary_html
 from musici.widgets.tutorial import TUTORIAL_SEED, Guide, Tutorial, guide_html
 
 HUMAN = "human"
@@ -369,6 +370,8 @@ class GameStepper:
         self.events.add_class("events-view")
         self.since = widgets.HTML()
         self.since.add_class("since-view")
+        self.summary_view = widgets.HTML()  # the month summary, or the score sheet at the end
+        self.summary_view.add_class("summary-view")
         self.board = widgets.HTML()
         self.board.add_class("board-view")
         self.hints = widgets.HTML()
@@ -407,7 +410,7 @@ class GameStepper:
         since_box = widgets.Box([self.since], layout=widgets.Layout(
             max_height="330px", overflow="auto", border="1px solid #ddd", padding="2px 6px"))
         left = widgets.VBox([self.tutorial_view, self.status, self.controls.note, self.waiting, self.confirm,
-                             self.controls.widget, self.hints, since_box],
+                             self.controls.widget, self.hints, self.summary_view, since_box],
                             layout=widgets.Layout(width="52%", min_width="420px"))
         right = widgets.VBox([self.fame.widget], layout=widgets.Layout(width="48%",
                                                                        min_width="320px"))
@@ -458,6 +461,8 @@ class GameStepper:
             self.since.value = since_html(
                 game, min(self._since, len(game.events)), seat,
                 title="Since you last decided" if human else "Since the last button press")
+            self.summary_view.value = summary_html(
+                game, min(self._since, len(game.events)), self.labels())
             self.events.value = events_html(step_events, game, seat)
             self._redraw_why(game, seat, step_events)
         finally:
