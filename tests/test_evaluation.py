@@ -243,3 +243,19 @@ def test_false_best_is_rare_on_equivalent_real_answers() -> None:
         ev = evaluate(game.view(0), d, seed=seed, candidates=["player:1", "player:3"],
                       max_worlds=32)
         assert ev.best() is None
+
+
+def test_a_clearly_better_answer_of_a_real_game_is_found() -> None:
+    """Seed 3, greedy game, month 12, step 350: seat 0's action. Found by a search over
+    month-12 decisions: hiring wins (nearly) every sampled world, giving the concert far
+    fewer; the evaluation names the hire best after few worlds."""
+    game = Game(4, 3)
+    while game.step < 350:
+        d = game.decision
+        game.answer(greedy_strategy(game.view(d.player), d))
+    d = game.decision
+    assert d.player == 0 and d.kind == "action" and game.month == 12
+    ev = evaluate(game.view(0), d, seed=0, max_worlds=16)
+    best = ev.best()
+    assert best is not None and best.answer == "hire", ev.verdict()
+    assert ev.gap("hire", "concert")[1] > 0.2

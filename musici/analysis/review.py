@@ -22,7 +22,7 @@ reviewed decision (the played answer's estimate), for an evaluation graph.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -158,10 +158,11 @@ def _replay_start(game: Game) -> Game:
 
 def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                 min_worlds: int = REVIEW_MIN_WORLDS, kinds: Sequence[str] | None = None,
+                steps: Container[int] | None = None,
                 progress: Callable[[int, int], None] | None = None) -> Review:
     """Every decision of ``seat`` in ``game`` with more than one candidate answer (of
-    ``kinds``, default all), evaluated and labelled (module doc); ``progress(done, total)``
-    after each decision."""
+    ``kinds``, default all; at ``steps``, default every step), evaluated and labelled
+    (module doc); ``progress(done, total)`` after each step replayed."""
     if not 0 <= seat < game.n:
         raise ValueError(f"no seat {seat} in a {game.n}-player game")
     if type(worlds) is not int or worlds < 1:
@@ -175,6 +176,7 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
         if d is None:
             break
         if d.player == seat and (kinds is None or d.kind in kinds) and (
+                steps is None or step in steps) and (
                 d.space != "choice" or len(d.options) > 1):
             view = replay.view(seat)
             ev = evaluate(view, d, seed=f"review:{game.seed}:{step}", extra=(answer,),

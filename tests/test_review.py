@@ -1,0 +1,116 @@
+"""The game review (issue 18 item 3): labels only where the interval clears them, the
+played answer re-evaluated in the same worlds, and the learner's case of the issue."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from musici.analysis import review as R
+from musici.analysis.evaluation import Evaluation, OptionValue
+from musici.decisions import Decision
+from musici.engine import Game
+from musici.persistence import load
+from musici.rules import RuleSet
+from musici.strategies.greedy import greedy_strategy
+
+LEARNER = Path(__file__).parent / "data" / "learner_two_authentic_hires.json"
+
+
+def test_labels_need_the_interval_to_clear_the_threshold() -> None:
+    assert R.label_for(0.04) is None
+    assert R.label_for(R.INACCURACY) == "inaccuracy"
+    assert R.label_for(0.12) == "mistake"
+    assert R.label_for(0.25) == "blunder"
+    assert R.label_for(-0.5) is None
+
+
+def _crafted(chosen_wins: tuple[float, ...], best_wins: tuple[float, ...]) -> Evaluation:
+    d = Decision(0, "venue", "P3.1", options=("chapel", "dome"))
+    n = len(chosen_wins)
+    wins = {"dome": best_wins, "chapel": chosen_wins}
+    fames = {"dome": (10.0,) * n, "chapel": (8.0,) * n}
+    opts = tuple(OptionValue(a, sum(w) / n, 0, 1, 0, 0, 0, n) for a, w in
+                 sorted(wins.items(), key=lambda kv: -sum(kv[1])))
+    return Evaluation(0, d, opts, n, "greedy", 0.0, wins, fames)
+
+
+@pytest.mark.parametrize(("chosen", "best", "label"), [
+    ((0.0,) * 3, (1.0,) * 3, None),  # three worlds cannot clear a threshold (the floor)
+    ((0.0,) * 32, (1.0,) * 32, "blunder"),
+    ((0.0,) * 28 + (1.0,) * 4, (1.0,) * 4 + (0.0,) * 28, None),  # equal means: no drop
+])
+def test_review_labels_by_the_paired_interval(monkeypatch, chosen, best, label) -> None:
+    """The review's label is the paired interval's, not the point estimate's: the same
+    mean drop of 100 % is no label after 3 worlds and a blunder after 32."""
+    ev = _crafted(chosen, best)
+    monkeypatch.setattr(R, "evaluate", lambda *a, **k: ev)
+    game = Game(4, 1)
+    while not (game.decision.player == 0 and game.decision.kind == "venue"):
+        d = game.decision
+        game.answer(greedy_strategy(game.view(d.player), d))
+    game.answer("chapel")
+    review = R.review_game(game, 0, kinds=("venue",))
+    assert len(review) == 1
+    m = review[0]
+    assert m.chosen == "chapel" and m.label == label
+    if sum(best) > sum(chosen):
+        assert m.best == "dome" and m.drop == 1.0
+    else:
+        assert m.drop == 0.0
+
+
+def test_the_played_answer_is_evaluated_in_the_same_worlds_as_the_alternatives() -> None:
+    game = Game(4, 2, rules=RuleSet.parse(["RULING-MONTHS=2"]))
+    game.play([greedy_strategy] * 4)
+    review = R.review_game(game, 1, worlds=2, kinds=("venue", "hire"))
+    assert review and review.curve
+    for m in review:
+        assert game.answers[m.step] == m.chosen
+        ev = m.estimates
+        assert ev.value_of(m.chosen).worlds == ev.value_of(m.best).worlds == ev.worlds
+        assert m.drop == pytest.approx(ev.gap(m.best, m.chosen)[0]) or m.best == m.chosen
+        assert m.drop >= 0
+    assert [p.step for p in review.curve] == sorted(p.step for p in review.curve)
+
+
+def test_the_learners_good_concert_hire_is_not_flagged() -> None:
+    """Issue 18: seat 0 hires two authentic orchestras in month 1 and gives S11 at the
+    university, good, +4 fame, 225 G. The old review (3 worlds, played to the month's end)
+    ranked that hire as the costliest decision (-6.5, "fame 0.0"); played to the END in
+    the same worlds as the alternatives it is not a mistake nor a blunder."""
+    game = load(LEARNER)
+    concert = next(e for e in game.events if e.kind == "concert" and e.player == 0)
+    assert concert.month == 1 and concert.data["rating"] == "good" and concert.data["fame"] == 4
+    assert concert.data["card"] == "S11" and concert.data["income"] == 225
+    hires = [e for e in game.events if e.kind == "hire" and e.player == 0 and e.month == 1]
+    assert [game.cards.performer(e.data["orchestra"])[0] for e in hires] == ["authentic"] * 2
+    at = [i for i, e in enumerate(game.answers) if e in {h.data["orchestra"] for h in hires}]
+    review = R.review_game(game, 0, kinds=("hire",), steps=at)
+    month1 = [m for m in review if m.month == 1]
+    assert len(month1) == 2 == len(review)
+    assert all(m.label not in ("mistake", "blunder") for m in month1), \
+        [(m.step, m.label, m.drop_low) for m in month1]
+    text = R.review_text(game, 0, review)
+    assert "blunders" in text and "estimated win share by month" in text
+
+
+def test_review_html_shows_labels_and_the_curve() -> None:
+    from musici.widgets.hints import review_html
+
+    game = Game(4, 2, rules=RuleSet.parse(["RULING-MONTHS=1"]))
+    game.play([greedy_strategy] * 4)
+    review = R.review_game(game, 0, worlds=2, kinds=("venue", "action"))
+    html = review_html(game, 0, review)
+    assert "musici-review" in html and "estimated win share" in html and "data-step=" in html
+
+
+@pytest.mark.slow
+def test_the_learners_whole_review_flags_no_month_one_hire() -> None:
+    """The whole review of the learner's two months (every decision, default worlds)."""
+    game = load(LEARNER)
+    review = R.review_game(game, 0)
+    for m in review:
+        if m.month == 1 and m.kind in ("hire", "action"):
+            assert m.label not in ("mistake", "blunder"), (m.step, m.kind, m.drop_low)
