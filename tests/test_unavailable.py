@@ -11,12 +11,15 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from ipywidgets import HTML as _HTML
+from ipywidgets import Widget
 
 from musici import Game
 from musici.analysis.unavailable import Unavailable, candidates, unavailable
 from musici.decisions import Decision, Kind
 from musici.rules import RuleSet
 from musici.ruletext import rule_texts
+from musici.widgets import AnswerControls
 
 
 def _walk(seed: int, players: int = 4, months: int = 12) -> Iterator[tuple[Game, Decision]]:
@@ -99,3 +102,57 @@ def test_no_decision_no_unavailable() -> None:
     while game.decision is not None:
         game.answer(game.decision.random_answer(rng))
     assert unavailable(game) == () and candidates(game) == ()
+
+
+# ------------------------------------------------------------------ in the decision box
+def _controls(game: Game) -> AnswerControls:
+    controls = AnswerControls(lambda _a: None)
+    d = game.decision
+    assert d is not None
+    controls.show(d, game.cards, view=game.view(d.player), game=game)
+    return controls
+
+
+def test_the_decision_box_greys_what_is_not_allowed_with_its_rule() -> None:
+    game = _to(Game(4, seed=3), Kind.VENUE)
+    controls = _controls(game)
+    greyed = [w for w in _tree(controls.widget)
+              if "answer-btn-unavailable" in getattr(w, "_dom_classes", ())]
+    assert {w.description for w in greyed} >= {"large-commercial", "small-commercial"}
+    assert all(w.disabled for w in greyed)
+    words = " ".join(getattr(w, "value", "") for w in _tree(controls.widget)
+                     if isinstance(getattr(w, "value", None), str))
+    assert "unavailable-notes" in words and "P3.TOUR.5" in words
+    # the offered options stay the engine's, and only they answer
+    assert controls.options == list(game.decision.options)  # type: ignore[union-attr]
+
+
+def test_without_the_game_the_box_shows_only_the_options() -> None:
+    game = _to(Game(4, seed=3), Kind.VENUE)
+    controls = AnswerControls(lambda _a: None)
+    assert game.decision is not None
+    controls.show(game.decision, game.cards, view=game.view(game.decision.player))
+    assert controls.unavailable == ()
+
+
+def test_cards_in_the_box_are_readable_and_say_how_to_read_them() -> None:
+    from musici.render.cards import MIN_FONT, W
+    from musici.widgets.controls import CARD_WIDTH
+
+    assert MIN_FONT * CARD_WIDTH / W >= 11  # the smallest card text, in px on screen
+    game = _to(Game(4, seed=3), Kind.CONCERT_CARD)
+    controls = _controls(game)
+    html = " ".join(w.value for w in _tree(controls.widget) if isinstance(w, _HTML))
+    assert f'width="{CARD_WIDTH}"' in html
+    assert controls.anatomy_button in _tree(controls.widget)
+    assert controls.anatomy.layout.display == "none"
+    controls.anatomy_button.value = True  # one click
+    assert controls.anatomy.layout.display == "block"
+    assert "card-anatomy" in controls.anatomy.value and "singers" in controls.anatomy.value
+
+
+def _tree(widget: Widget) -> Iterator[Widget]:
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _tree(child)
+

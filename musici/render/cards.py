@@ -177,7 +177,7 @@ def _music(card: MusicCard, cards: CardSet, width: float) -> ET.Element:
     lh = 1.12  # the piece's line height: three lines of a long title fit a discovery card
     room = bottom - top - 1 - size_c * 1.18 * len(lines_c) - 3
     # below MIN_FONT only for a title too long for the panel at it (one card of the set)
-    sizes = (11, 10.5, MIN_FONT, 9.5, 9)
+    sizes: tuple[float, ...] = (11, 10.5, MIN_FONT, 9.5, 9)
     size_p, lines_p = sizes[-1], [card.piece]
     for size in sizes:  # the largest size whose lines fit the room left under the composer
         size_p, lines_p = fit(card.piece, inner, max(1, int(room // (size * lh))), (size,))

@@ -13,16 +13,21 @@ note, and the widgets of the earlier decision are closed when new ones are built
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
 import ipywidgets as widgets
 
+from musici.analysis.unavailable import Unavailable, unavailable
 from musici.cards import CardSet
 from musici.decisions import Answer, Decision, IllegalAnswer
 from musici.describe import card_name
+from musici.economy import musicians
+from musici.engine import Game
 from musici.render import card_svg, orchestra_svg, special_svg
+from musici.render.cards import MIN_FONT, W
 from musici.views import PlayerView
 from musici.widgets.preview import concert_preview_html, decision_help, option_note
 from musici.widgets.words import rule_tag
@@ -109,20 +114,58 @@ def _button(description: str, css: str, tooltip: str = "", style: str = "") -> w
 
 CARD_KINDS = frozenset({"concert_card", "hire", "buy", "buy_fallback", "special", "sell",
                         "educator", "collector", "thief"})
-CARD_WIDTH = 104
+# A card in the decision box: its smallest text (MIN_FONT of W units) reads at 11 px.
+READABLE_PX = 11
+CARD_WIDTH = math.ceil(READABLE_PX * W / MIN_FONT)  # 154
+GREY_WIDTH = 96  # a card that may not be chosen now: smaller, greyed, with the rule
+MAX_GREYED_CARDS = 6  # more than this: the rest in words only
 
 
-def _card_picture(cards: CardSet, option: Any) -> str:
+def _card_picture(cards: CardSet, option: Any, width: float = CARD_WIDTH) -> str:
     """The card ``option`` as SVG ("" for an option that is not a card)."""
     if not isinstance(option, str):
         return ""
     if option in cards.music:
-        return str(card_svg(option, cards, width=CARD_WIDTH))
+        return str(card_svg(option, cards, width=width))
     if option in cards.orchestras:
-        return str(orchestra_svg(option, cards, width=CARD_WIDTH))
+        return str(orchestra_svg(option, cards, width=width))
     if option in cards.specials:
-        return str(special_svg(option, cards, width=CARD_WIDTH))
+        return str(special_svg(option, cards, width=width))
     return ""
+
+
+def card_anatomy_html(cards: CardSet, example: str | None = None) -> str:
+    """"How to read a card" (class ``card-anatomy``): an example score card beside what
+    each part of a card means, with the rule that uses it (ids show their text on hover)."""
+    sample = example if example is not None and example in cards.music \
+        else next(iter(cards.music))
+    card = cards.music[sample]
+    need = card.authentic or card.modern or (0, 0)
+    one_orchestra = musicians(1)
+    parts = [
+        ("Colour and top strip", "the era: green Baroque or earlier, blue Classical, red "
+         "Romantic or modern; the card's id on the right.", "COMP.5"),
+        ("Top corners", "what a concert needs, in musicians: the authentic style on the "
+         f"left, the modern on the right. An orchestra card brings {one_orchestra} "
+         f"musicians, so {musicians(need[0])} instr. means {need[0]} instrumental "
+         "orchestra card(s); a hall's room is counted the same way. A grey corner: the "
+         "card cannot be played in that style.", "P4.CONCERT.3"),
+        ("Icons", "woodwind and children's choir are authentic instrumentalists and "
+         "singers; brass and soprano are modern ones (the orchestra cards carry the same "
+         "icons).", "COMP.6"),
+        ("Middle", "composer, piece and the composer's nationality; a discovery card "
+         "names the deck it came from.", "RESTORE.1"),
+        ("good / fair / poor", "the fame the concert earns at each rating.", "P4.CONCERT.4"),
+        ("income", "the money for holding the concert, whatever its rating.", "P5.1"),
+    ]
+    rows = "".join(f"<li><b>{escape(name)}</b>: {escape(words)} {rule_tag(rule)}</li>"
+                   for name, words, rule in parts)
+    picture = _card_picture(cards, sample, width=200)
+    return (f"<div class='card-anatomy' style='display:flex;gap:10px;align-items:flex-start;"
+            f"flex-wrap:wrap;font-size:13px;border:1px solid #ddd;border-radius:6px;"
+            f"padding:6px;background:#fffdf6'><div>{picture}</div>"
+            f"<ul style='margin:0;padding-left:18px;flex:1 1 260px;min-width:240px'>{rows}"
+            f"</ul></div>")
 
 
 class AnswerControls:
@@ -157,6 +200,17 @@ class AnswerControls:
         self.note.add_class("answer-note")
         self.inputs: list[widgets.Widget] = []
         self.options: list[Any] = []  # a choice's option behind each of ``inputs`` (buttons)
+        # the options this decision does not offer, with their rule (analysis.unavailable)
+        self.unavailable: tuple[Unavailable, ...] = ()
+        self.anatomy_button = widgets.ToggleButton(
+            value=False, description="how to read a card", icon="question-circle",
+            tooltip="what each part of a card means", layout=widgets.Layout(width="auto"))
+        self.anatomy_button.add_class("card-anatomy-btn")
+        self.anatomy = widgets.HTML(layout=widgets.Layout(display="none"))
+        self.anatomy.add_class("card-anatomy-view")
+        self.anatomy_button.observe(self._on_anatomy, names="value")
+        self.anatomy_row = widgets.HBox([self.anatomy_button])  # built once: never leaks
+        self._cards: CardSet | None = None
         self.submit_button: widgets.Button | None = None
         self._owned: list[widgets.Widget] = []  # built for the shown decision, closed after
         self.widget = widgets.VBox(layout=widgets.Layout(border="2px solid #ff7f0e",
@@ -172,6 +226,7 @@ class AnswerControls:
         self.step = None
         self.inputs = []
         self.options = []
+        self.unavailable = ()
         self.submit_button = None
         self.preview.value = ""
         self.widget.children = ()
@@ -185,14 +240,19 @@ class AnswerControls:
 
     def show(self, decision: Decision, cards: CardSet, *, who: str = "",
              recorded: Answer | None = None, step: int | None = None,
-             view: PlayerView | None = None) -> None:
+             view: PlayerView | None = None, game: Game | None = None) -> None:
         """Controls for ``decision`` (at game step ``step``); ``recorded`` is the answer
         given before (a past step); ``view`` is the deciding seat's (for the costs and the
-        concert preview). The controls shown before are closed."""
+        concert preview); ``game``, the game at that decision, adds the options it does not
+        offer, greyed, each with its rule (:mod:`musici.analysis.unavailable`). The
+        controls shown before are closed."""
         self._drop()
         self.decision = decision
         self.view = view
         self.step = step
+        self._cards = cards
+        if game is not None and game.decision is decision:
+            self.unavailable = unavailable(game, decision)
         self.error.value = ""
         self.note.value = ""
         head = (f"<b>{escape(who or f'seat {decision.player}')} to decide:</b> "
@@ -211,9 +271,37 @@ class AnswerControls:
         else:
             body = self._subset(decision, cards, recorded)
         self._owned = [body]
-        self.widget.children = (self.prompt, self.help, body, self.preview, self.error)
+        extra: tuple[widgets.Widget, ...] = ()
+        if self._shows_cards(decision, cards):
+            self.anatomy.value = (card_anatomy_html(cards, self._example(decision, cards))
+                                  if self.anatomy_button.value else "")
+            extra = (self.anatomy_row, self.anatomy)
+        self.widget.children = (self.prompt, self.help, body, *extra, self.preview,
+                                self.error)
         self.widget.layout.display = "flex"
         self._update_preview()
+
+    @staticmethod
+    def _shows_cards(d: Decision, cards: CardSet) -> bool:
+        """Whether the decision draws cards (a choice of cards, or a concert's card)."""
+        if d.kind == "concert_orchestras":
+            return True
+        return d.kind in CARD_KINDS and any(_card_picture(cards, o) for o in d.options)
+
+    @staticmethod
+    def _example(d: Decision, cards: CardSet) -> str | None:
+        """The score card the anatomy note draws: the decision's own, when it has one."""
+        first = d.info.get("card") if d.kind == "concert_orchestras" else None
+        return first or next((o for o in d.options if isinstance(o, str) and o in cards.music),
+                             None)
+
+    def _on_anatomy(self, change: dict[str, Any]) -> None:
+        """Show or hide "how to read a card" (drawn when first opened)."""
+        shown = bool(change["new"])
+        if shown and self._cards is not None:
+            example = self._example(self.decision, self._cards) if self.decision else None
+            self.anatomy.value = card_anatomy_html(self._cards, example)
+        self.anatomy.layout.display = "block" if shown else "none"
 
     def _note(self, d: Decision, option: Any) -> tuple[str, str]:
         return option_note(self.view, d, option) if self.view is not None else ("", "")
@@ -231,7 +319,9 @@ class AnswerControls:
             self.submit_button = _button("answer", "answer-submit", style="warning")
             self.submit_button.on_click(
                 lambda _b: self.submit(d.options[select.value], generation=generation))
-            return widgets.HBox([select, self.submit_button])
+            chosen = widgets.HBox([select, self.submit_button])
+            words = self._unavailable_words(d, cards, self.unavailable)
+            return widgets.VBox([chosen, words]) if words is not None else chosen
         pictures = d.kind in CARD_KINDS and any(_card_picture(cards, o) for o in d.options)
         buttons, boxes, notes = [], [], []
         for option in d.options:
@@ -256,12 +346,63 @@ class AnswerControls:
                     notes.append(f"<li><b>{escape(text)}</b>: {escape(note)}{tag}</li>")
         self.inputs = buttons
         self.options = list(d.options)
-        row = widgets.HBox(boxes, layout=widgets.Layout(flex_flow="row wrap"))
-        if not notes:
-            return row
-        words = widgets.HTML(f"<ul class='option-notes' style='margin:2px 0;padding-left:18px;"
-                             f"font-size:12px'>{''.join(notes)}</ul>")
-        return widgets.VBox([row, words])
+        greyed, in_words = self._greyed(d, cards)
+        row = widgets.HBox([*boxes, *greyed], layout=widgets.Layout(flex_flow="row wrap",
+                                                                     align_items="flex-start"))
+        parts: list[widgets.Widget] = [row]
+        if notes:
+            parts.append(widgets.HTML(
+                f"<ul class='option-notes' style='margin:2px 0;padding-left:18px;"
+                f"font-size:12px'>{''.join(notes)}</ul>"))
+        words = self._unavailable_words(d, cards, in_words)
+        if words is not None:
+            parts.append(words)
+        return row if len(parts) == 1 else widgets.VBox(parts)
+
+    def _greyed(self, d: Decision, cards: CardSet) -> tuple[list[widgets.Widget],
+                                                            list[Unavailable]]:
+        """The options not offered, in the row beside the offered ones: a card greyed and
+        smaller with its rule and reason under it (at most ``MAX_GREYED_CARDS``), any other
+        option as a disabled button (class ``answer-btn-unavailable``). Returns those
+        widgets and the options left to say in words only."""
+        tiles: list[widgets.Widget] = []
+        in_words: list[Unavailable] = []
+        drawn = 0
+        for u in self.unavailable:
+            text = option_label(cards, d, u.option)
+            tip = f"not allowed now: {u.reason} ({u.rule})"
+            picture = (_card_picture(cards, u.option, width=GREY_WIDTH)
+                       if d.kind in CARD_KINDS and drawn < MAX_GREYED_CARDS else "")
+            if picture:
+                drawn += 1
+                tiles.append(widgets.HTML(
+                    f"<div class='answer-unavailable' data-option='{escape(str(u.option))}' "
+                    f"data-rule='{escape(u.rule)}' title='{escape(tip, quote=True)}' "
+                    f"style='width:{GREY_WIDTH + 8}px;font-size:12px;line-height:1.25;"
+                    f"color:#555'><div style='filter:grayscale(1);opacity:0.5'>{picture}"
+                    f"</div><b>not allowed</b>: {escape(u.reason)} {rule_tag(u.rule)}</div>"))
+                continue
+            in_words.append(u)
+            if d.kind in CARD_KINDS and _card_picture(cards, u.option):
+                continue  # a card beyond the drawn ones: in words only
+            button = widgets.Button(description=text, disabled=True, tooltip=tip,
+                                    layout=widgets.Layout(width="auto"))
+            button.add_class("answer-btn-unavailable")
+            tiles.append(button)
+        return tiles, in_words
+
+    @staticmethod
+    def _unavailable_words(d: Decision, cards: CardSet,
+                           items: Sequence[Unavailable]) -> widgets.HTML | None:
+        """The options not offered, in words with their rule (class ``unavailable-notes``)."""
+        if not items:
+            return None
+        rows = "".join(
+            f"<li class='answer-unavailable-note' data-rule='{escape(u.rule)}'>"
+            f"<b>{escape(option_label(cards, d, u.option))}</b>: not allowed now, "
+            f"{escape(u.reason)} {rule_tag(u.rule)}</li>" for u in items)
+        return widgets.HTML(f"<ul class='unavailable-notes' style='margin:2px 0;"
+                            f"padding-left:18px;font-size:12px;color:#666'>{rows}</ul>")
 
     def _amount(self, d: Decision, recorded: Answer | None) -> widgets.Widget:
         # IntText, not BoundedIntText: a bounded box clamps an out-of-range amount silently;
