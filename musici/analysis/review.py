@@ -128,7 +128,7 @@ class Review(Sequence[Mistake]):
         """The labelled decisions, costliest first."""
         return tuple(m for m in self.decisions if m.label is not None)
 
-    def count(self, label: object) -> int:  # type: ignore[override]
+    def count(self, label: object) -> int:
         """How many decisions carry ``label`` ("inaccuracy", "mistake", "blunder")."""
         return sum(1 for m in self.decisions if m.label == label)
 
