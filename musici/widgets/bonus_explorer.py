@@ -3,6 +3,14 @@
 The bonus is always the engine's own (:func:`musici.rating.restoration` and
 ``Restoration.bonus``, through :func:`musici.analysis.bonus_breakdown`), so what the
 explorer shows is what a concert would score before the RESTORE.4 cap.
+
+The played cards show as chips named by composer and piece; the search box finds a card
+by any part of its name (composer, piece or id, any case: "vival" finds Vivaldi), and
+Enter adds the one card that matches or says why it did not. ``BonusExplorer(focus=...)``
+or :meth:`BonusExplorer.focus` opens it on one card, for a concert or a discovery card in
+the stepper::
+
+    BonusExplorer(game=game, focus="D11", seat=2)   # D11 as seat 2 would restore it
 """
 
 from __future__ import annotations
@@ -27,9 +35,61 @@ SLOTS: tuple[str, ...] = ("lineage used", "adds to the bonus", "played, adds not
 NO_SEAT = -1
 VIEWS = (("time line, by country", "timeline"), ("teaching lineages", "tree"))
 FIGURE_WIDTH = 900  # with the table beside it, the explorer fits a 1400 px page
+CHIP_PIECE = 26  # characters of the piece a chip shows after the composer
 HEADERS = {"card": "card", "name": "played card", "composer": "composer",
            "nationality_or_era": "country or era +1", "composer_or_lineage": "composer or lineage +1",
            "why": "why", "points": "points"}
+
+
+def chip_labels(cards: CardSet) -> dict[str, str]:
+    """A short, unique chip label for every music card: "Vivaldi · Gloria in D"."""
+    labels: dict[str, str] = {}
+    for c in cards.music.values():
+        piece = c.piece if len(c.piece) <= CHIP_PIECE else c.piece[:CHIP_PIECE - 1].rstrip() + "…"
+        label = f"{cards.composers[c.composer].name} · {piece}"
+        if label in labels.values():  # two cards alike in their first words
+            label += f" ({c.id})"
+        labels[c.id] = label
+    return labels
+
+
+def search_cards(cards: CardSet, text: str) -> list[str]:
+    """The music cards whose name, composer, piece or id contains ``text`` (any case); an
+    exact full name or id first and alone."""
+    needle = " ".join(text.split()).casefold()
+    if not needle:
+        return []
+    names = {cid: card_name(cards, cid) for cid in cards.music}
+    exact = [cid for cid, name in names.items()
+             if needle in (name.casefold(), cid.casefold())]
+    if exact:
+        return exact[:1]
+    return [cid for cid, name in names.items() if needle in name.casefold()]
+
+
+class PlayedCards:
+    """The played cards: ``.value`` as card ids, shown as chips named by composer
+    (``.chips``, a TagsInput of :func:`chip_labels`)."""
+
+    def __init__(self, labels: dict[str, str], played: Sequence[str]) -> None:
+        self.labels = labels
+        self.ids = {label: cid for cid, label in labels.items()}
+        self.chips = widgets.TagsInput(value=[labels[c] for c in played],
+                                       allowed_tags=list(labels.values()),
+                                       allow_duplicates=False,
+                                       placeholder="or type a composer here",
+                                       layout=widgets.Layout(width="640px"))
+
+    @property
+    def value(self) -> tuple[str, ...]:
+        return tuple(self.ids[t] for t in self.chips.value if t in self.ids)
+
+    @value.setter
+    def value(self, ids: Sequence[str]) -> None:
+        unknown = [c for c in ids if c not in self.labels]
+        if unknown:
+            raise ValueError(f"not music cards of this card set: {unknown}")
+        self.chips.value = [self.labels[c] for c in ids]
 
 
 def breakdown_html(frame: pd.DataFrame, cards: CardSet, bonus: int) -> str:
@@ -58,7 +118,8 @@ class BonusExplorer:
     """
 
     def __init__(self, cards: CardSet | None = None, game: Game | None = None,
-                 discovery: str | None = None, played: Sequence[str] = ()) -> None:
+                 discovery: str | None = None, played: Sequence[str] = (), *,
+                 focus: str | None = None, seat: int | None = None) -> None:
         self.game = game
         self.cards = game.cards if game is not None else cards or standard_cardset()
         opts = game.rules.options if game is not None else {}
@@ -77,15 +138,18 @@ class BonusExplorer:
                                           layout=widgets.Layout(width="640px"))
         self.discovery.add_class("discovery-select")
         self.labels = {c.id: card_name(self.cards, c.id) for c in music}
-        self.played = widgets.TagsInput(value=list(played), allowed_tags=list(self.labels),
-                                        allow_duplicates=False, placeholder="card id, e.g. S07",
-                                        layout=widgets.Layout(width="640px"))
-        self.played.add_class("played-select")
+        self.played = PlayedCards(chip_labels(self.cards), played)
+        self.played.chips.add_class("played-select")
+        # continuous_update off: the text arrives when Enter is pressed (or the box is left)
         self.search = widgets.Combobox(
             options=list(self.labels.values()), ensure_option=False, style=wide,
-            description="add card", placeholder="type a composer or a piece, pick, press Enter",
+            description="add card", continuous_update=False,
+            placeholder="any part of a composer or piece, e.g. vival, then Enter",
             layout=widgets.Layout(width="640px"))
         self.search.add_class("played-search")
+        self.status = widgets.HTML()
+        self.status.add_class("search-status")
+        self.focused: str | None = None
         auto = widgets.Layout(width="auto")
         self.good = widgets.Checkbox(value=True, description="concert rated good (RESTORE.3)",
                                      indent=False, layout=auto)
@@ -117,7 +181,7 @@ class BonusExplorer:
         self.figures["tree"].add_class("lineage-graph")
 
         self._quiet = False
-        for control in (self.discovery, self.played, self.good, self.pioneer):
+        for control in (self.discovery, self.played.chips, self.good, self.pioneer):
             control.observe(self._on_change, names="value")
         self.seat.observe(self._on_seat, names="value")
         self.search.observe(self._on_search, names="value")
@@ -127,7 +191,7 @@ class BonusExplorer:
         self.views = {name: widgets.Box([fig]) for name, fig in self.figures.items()}
         self.views["tree"].layout.display = "none"
         self.graphs = widgets.VBox(list(self.views.values()))
-        choose = widgets.VBox([self.discovery, self.search, self.played,
+        choose = widgets.VBox([self.discovery, self.search, self.status, self.played.chips,
                                widgets.HBox([self.seat, self.good, self.pioneer])])
         self.widget = widgets.VBox([
             choose, self.view,
@@ -135,6 +199,12 @@ class BonusExplorer:
                          layout=widgets.Layout(align_items="flex-start"))])
         self.widget.add_class("bonus-explorer")
         self.update(figure=False)  # the figures were just built for this selection
+        if seat is not None and focus is None:
+            if game is None:
+                raise ValueError("a seat needs a game: BonusExplorer(game=..., seat=...)")
+            self.seat.value = seat  # fills the played cards from the game
+        if focus is not None:
+            self.focus(focus, seat=seat)
 
     # ------------------------------------------------------------------ events
     def _on_change(self, change: dict[str, Any]) -> None:
@@ -146,14 +216,71 @@ class BonusExplorer:
             self.update()
 
     def _on_search(self, change: dict[str, Any]) -> None:
-        """A full card name picked in the search box adds that card to the played ones."""
-        picked = next((cid for cid, label in self.labels.items() if label == change["new"]),
-                      None)
-        if picked is None:
-            return
+        """Enter in the search box: add the one card matching any part of its name, or say
+        why nothing was added (no match, or several: they are listed)."""
+        self.add_by_name(str(change["new"]))
+
+    def add_by_name(self, text: str) -> str | None:
+        """Add the one music card whose name contains ``text`` (:func:`search_cards`) to
+        the played cards and return its id; with no match or several, say so in
+        ``.status`` (class ``search-status``) and return None."""
+        text = text.strip()
+        if not text:
+            return None
+        found = search_cards(self.cards, text)
+        if len(found) != 1:
+            if found:
+                names = "; ".join(self.played.labels[c] for c in found[:6])
+                more = f" and {len(found) - 6} more" if len(found) > 6 else ""
+                words = (f"{len(found)} cards match <b>{escape(text)}</b>: {escape(names)}"
+                         f"{more}. Type more of the name.")
+            else:
+                words = (f"no card matches <b>{escape(text)}</b> (a composer, a piece or an "
+                         f"id such as S07)")
+            self.status.value = f"<span style='color:#a60;font-size:13px'>{words}</span>"
+            return None
+        picked = found[0]
+        if picked == self.discovery.value:
+            self.status.value = (f"<span style='color:#a60;font-size:13px'>"
+                                 f"{escape(self.played.labels[picked])} is the discovery card "
+                                 f"itself</span>")
+            return None
         if picked not in self.played.value:
             self.played.value = [*self.played.value, picked]
+        self.status.value = (f"<span style='color:#2a7;font-size:13px'>added "
+                             f"{escape(self.labels[picked])}</span>")
         self.search.value = ""
+        return picked
+
+    def focus(self, card_id: str, seat: int | None = None) -> None:
+        """Open on ``card_id``: a discovery card becomes the one restored (with ``seat``,
+        from that seat's played cards); a score card joins the played cards, and the
+        discovery card it adds most to is chosen (RESTORE.1)."""
+        if card_id not in self.cards.music:
+            raise ValueError(f"no music card {card_id!r} in {self.cards.name!r} (a score or "
+                             "discovery card id, such as S07 or D11)")
+        if seat is not None and self.game is None:
+            raise ValueError("a seat needs a game: BonusExplorer(game=..., seat=...)")
+        if seat is not None and self.seat.value != seat:
+            self.seat.value = seat
+        self.focused = card_id
+        card = self.cards.music[card_id]
+        if card.kind == "discovery":
+            self.discovery.value = card_id
+        else:
+            if card_id not in self.played.value:
+                self.played.value = [*self.played.value, card_id]
+            adds = {cid: self._adds(card_id, cid) for _, cid in self.discovery.options}
+            best = max(adds, key=lambda cid: adds[cid])  # the first of the best
+            if adds[best] > adds.get(self.discovery.value, 0):
+                self.discovery.value = best
+        self.status.value = (f"<span style='font-size:13px'>focused on "
+                             f"<b>{escape(self.labels[card_id])}</b></span>")
+
+    def _adds(self, card_id: str, discovery: str) -> int:
+        """The points ``card_id`` adds to ``discovery``'s restoration (the engine's)."""
+        frame = bonus_breakdown(self.cards, discovery, [card_id], **self._options())
+        return int(frame.loc[frame["card"] == card_id, "points"].sum())
 
     def _on_view(self, change: dict[str, Any]) -> None:
         for name, box in self.views.items():
@@ -232,4 +359,4 @@ class BonusExplorer:
                 f"<div style='max-width:440px'>{self.table.value}</div></div>")
 
 
-__all__ = ["BonusExplorer", "breakdown_html"]
+__all__ = ["BonusExplorer", "PlayedCards", "breakdown_html", "chip_labels", "search_cards"]
