@@ -50,6 +50,10 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--brief", action="store_true",
                       help="print only the monthly summaries and the final scoring")
     play.add_argument("--save", default=None, help="write the finished game to this JSON file")
+    play.add_argument("--human", type=int, action="append", default=None, metavar="SEAT",
+                      help="play this seat yourself: its decisions are asked in the terminal "
+                           "(numbered answers, the same previews as the notebook); repeat for "
+                           "more seats. The --players entry of that seat is not used")
     play.set_defaults(run=_play)
     from musici.analysis.cli_review import add_commands as add_review_commands
     from musici.playtest.cli import add_commands as add_playtest_commands
@@ -175,9 +179,15 @@ def _strategies(args: argparse.Namespace, names: list[str]) -> list[_Seat]:
     return seats
 
 
-def _play_game(args: argparse.Namespace, game: Game, seats: list[_Seat], names: list[str]) -> None:
+def _play_game(args: argparse.Namespace, game: Game, seats: list[_Seat], names: list[str],
+               run: Callable[[], Any] | None = None) -> None:
+    """Play the game to the end (``run``, else ``game.play(seats)``), a bot's
+    ``BaseException`` reported as that bot's failure."""
     try:
-        game.play(seats)
+        if run is not None:
+            run()
+        else:
+            game.play(seats)
     except Exception:
         raise
     except BaseException as exc:
@@ -206,6 +216,8 @@ def _play(args: argparse.Namespace) -> int:
                          f"for {len(strategies)} players")
     _check_save(args.save)
     game = Game(players=len(strategies), seed=args.seed, rules=rules, cards=cards)
+    if args.human is not None:
+        return _play_human(args, game, strategies, names)
     _play_game(args, game, strategies, names)
     out = sys.stdout
 
@@ -239,6 +251,49 @@ def _play(args: argparse.Namespace) -> int:
         mark = "  winner" if row["winner"] else ""
         say(f"  {row['rank']}. seat {row['seat']} ({names[row['seat']]}): fame {shown}, "
             f"money {row['money']} G{mark}")
+    say(f"({game.step} decisions)")
+    if args.save:
+        game.save(args.save)
+        say(f"saved to {args.save}")
+    return 0
+
+
+def _play_human(args: argparse.Namespace, game: Game, seats: list[_Seat],
+                names: list[str]) -> int:
+    """``musici play --human SEAT``: the seat's decisions asked in the terminal (stdin)."""
+    from musici.terminal import StdinClosed, play_in_terminal
+
+    humans = sorted(set(args.human))
+    for seat in humans:
+        if not 0 <= seat < len(seats):
+            raise ValueError(f"--human {seat}: seats are numbered 0 to {len(seats) - 1} for "
+                             f"{len(seats)} players")
+    if args.seat is not None or args.brief:
+        raise ValueError("--human shows your seat's view as you play; --seat and --brief are "
+                         "for a game of bots")
+    labels = [f"seat {s} (you)" if s in humans else f"seat {s} ({names[s]})"
+              for s in range(len(seats))]
+    out = sys.stdout
+
+    def say(line: str) -> None:  # nothing in it that a terminal would act on
+        print(_printable(line), file=out, flush=True)
+
+    say(f"I Musici: you play {', '.join(f'seat {s}' for s in humans)}; seed {args.seed}, "
+        f"{game.rules.months} months, card set {game.cards.name!r}")
+    changed = game.rules.non_default()
+    if changed:
+        say("rule options: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+    try:
+        _play_game(args, game, seats, names, run=lambda: play_in_terminal(
+            game, seats, humans, labels, stdin=sys.stdin, stdout=out, say=say))
+    except StdinClosed:
+        say("")
+        say(f"Input ended: the game stops at month {game.month} {game.phase} after "
+            f"{game.step} decisions (seed {args.seed}).")
+        if args.save:
+            game.save(args.save)
+            say(f"saved the game so far to {args.save}")
+        return 1
     say(f"({game.step} decisions)")
     if args.save:
         game.save(args.save)
