@@ -137,8 +137,8 @@ def _readings() -> dict[str, dict[Any, str]]:
                                  "concert",
         },
         "RULING-HALF-VENUE": {
-            "halls-only": "without a concert only hall rent is halved; a tour costs in full",
-            "all-venues": "without a concert every venue cost is halved, tours included",
+            "halls-only": "only hall rent is halved without a concert; a tour costs in full",
+            "all-venues": "every venue cost is halved without a concert, tours included",
         },
         "RULING-MISSING-TYPE": {
             "requested": "a concert is poor when a section the card asks for is missing",

@@ -14,7 +14,52 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from musici import economy as E
+from musici.rules import RuleSet
+from musici.ruletext import default_assignment, default_words, ruling_sentence
+
 HERE = Path(__file__).resolve().parent
+# Sentences that state a rule or a default are written from the engine's own numbers
+# (musici.economy) and the rulings' words (musici.ruletext) at build time, so a changed
+# default reaches the notebooks when they are rebuilt; tests/test_prose_defaults.py checks
+# the built notebooks against RuleSet().
+DEFAULTS = RuleSet()
+MONTHS = DEFAULTS.months
+MEDIA_STEP = DEFAULTS.get("RULING-MEDIA-STEP")
+SURCHARGE_LINES = " and ".join(str(fame) for fame, _ in sorted(E.SURCHARGES))
+HALL_NAMES = {"chapel": "Chapel", "university": "University", "dome": "Dome", "opera": "Opera"}
+
+
+def _times(num: int, den: int) -> str:
+    return f"×{num // den}" if num % den == 0 else f"×{num / den:g}"
+
+
+def _halls_sentence() -> str:
+    """P3.HALL in one line: "Chapel 10 musicians (50 G, free ...), University 30 (100 G), ..."."""
+    parts = []
+    for i, (area, (rent, tens)) in enumerate(E.HALLS.items()):
+        free = ", free for the one player with strictly the least fame, P3.HALL.1" \
+            if area == E.FREE_HALL else ""
+        parts.append(f"{HALL_NAMES[area]} {tens * 10}{' musicians' if i == 0 else ''} "
+                     f"({rent} G{free})")
+    return ", ".join(parts)
+
+
+def _multipliers(kind: str) -> str:
+    """The multipliers of the academic (fame) or commercial (income) tours: "×2, ×1.5"."""
+    return ", ".join(_times(*(fame_x if kind == "academic" else income_x))
+                     for tour, (_, _, fame_x, income_x) in E.TOURS.items() if kind in tour)
+
+
+def _tour_table() -> str:
+    """P3.TOUR as a markdown table, from economy.TOURS."""
+    rows = ["| tour | cost | effect on this month's concert |", "|---|---|---|"]
+    for tour, (money, fame, fame_x, income_x) in E.TOURS.items():
+        cost = f"{money} G" if money else f"{fame} fame"
+        effect = (f"no income; fame {_times(*fame_x)}" if fame_x[0]
+                  else f"no fame; income {_times(*income_x)}")
+        rows.append(f"| {tour.replace('-', ' ')} | {cost} | {effect} |")
+    return "\n    ".join(rows)
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
 
@@ -42,11 +87,11 @@ def build(name: str, cells: list[tuple[str, str]]) -> Path:
 
 # ============================================================================ walkthrough
 WALKTHROUGH = [
-    md("""
+    md(f"""
     # A month of I Musici, phase by phase
 
-    Three or four players each run a newly founded orchestra for a season of twelve months
-    (GOAL.1). Fame is the score (GOAL.2). Every month has the same five phases (MONTH.1):
+    Three or four players each run a newly founded orchestra for a season of {MONTHS} months
+    (GOAL.1, RULING-MONTHS). Fame is the score (GOAL.2). Every month has the same five phases (MONTH.1):
 
     | phase | what happens |
     |---|---|
@@ -68,7 +113,7 @@ WALKTHROUGH = [
     stepper = GameStepper(players=("human", "impresario", "merchant", "collector"), seed=7)
     stepper
     """),
-    md("""
+    md(f"""
     ## Playing with the stepper
 
     You are **seat 0**; the three bots are the *impresario* (fame first), the *merchant*
@@ -96,7 +141,7 @@ WALKTHROUGH = [
       replay the recorded answers, yours included; answering differently at a past step
       asks before it drops the later history.
     - The chart shows fame by month and phase (seats with equal fame are drawn slightly
-      apart); the dashed lines at 30 and 50 are where the payroll gets dearer (P5.4); the
+      apart); the dashed lines at {SURCHARGE_LINES} are where the payroll gets dearer (P5.4); the
       stars are the final fame after the END awards.
 
     `play.ipynb` has more on playing, and on writing a bot of your own.
@@ -142,13 +187,13 @@ WALKTHROUGH = [
             if event.month == month and event.phase == phase:
                 print(describe_event(event, game.cards))
     """),
-    md("""
+    md(f"""
     ### Before the first month: SETUP
 
-    Creating the `Game` already set the table: fame 0 and 1500 G each (SETUP.1, SETUP.4),
-    three score cards dealt to every hand (SETUP.2), four score cards and four orchestras
-    face up (SETUP.2, SETUP.3), and a start player drawn from the seed
-    (RULING-START-PLAYER). The deals are *private* events: in a seat's view only its own
+    Creating the `Game` already set the table: fame 0 and {E.START_MONEY} G each (SETUP.1, SETUP.4),
+    {E.HAND_SIZE} score cards dealt to every hand (SETUP.2), {E.MARKET_SLOTS} score cards and
+    {E.MARKET_SLOTS} orchestras face up (SETUP.2, SETUP.3), and
+    {ruling_sentence("RULING-START-PLAYER")}. The deals are *private* events: in a seat's view only its own
     deal is visible.
     """),
     code("""
@@ -163,10 +208,10 @@ WALKTHROUGH = [
     code("""
     HTML(game_html(game))
     """),
-    md("""
+    md(f"""
     ### P1: the auction of a special card
 
-    Starting with the start player, everyone in turn raises by exactly 100 G or drops out for
+    Starting with the start player, everyone in turn raises by exactly {E.AUCTION_STEP} G or drops out for
     good (P1.1, P1.2). The last one left pays the bank and takes the card (P1.3); a permanent
     card works at once, a single-use card waits in hand (P1.4). Then the next special card is
     turned up for next month (P1.6).
@@ -175,11 +220,11 @@ WALKTHROUGH = [
     game.play(bots, until="phase")
     show("P1")
     """),
-    md("""
+    md(f"""
     ### P2: the media
 
     Everyone bids at the same time, in secret (P2.1). The highest bid pays and takes the
-    media token (P2.2); a bid of 0 never wins (P2.3, RULING-MEDIA-ZERO). The token lifts the
+    media token (P2.2); {ruling_sentence("RULING-MEDIA-ZERO")}. The token lifts the
     holder's concert this month one level: poor becomes fair, fair becomes good (P2.4,
     RATE.MEDIA).
 
@@ -195,18 +240,16 @@ WALKTHROUGH = [
         if event.phase == "P2":
             print("  ", describe_event(event, game.cards))
     """),
-    md("""
+    md(f"""
     ### P3: booking a hall or a tour
 
     In turn order everyone puts their marker on one of eight places (P3.1); one marker per
     place, so an early pick shuts others out.
 
-    - Halls (P3.HALL) are cheap and limit the stage: Chapel 10 musicians (50 G, free for the
-      one player with strictly the least fame, P3.HALL.1), University 30 (100 G), Dome 60
-      (200 G), Opera 100 (400 G).
+    - Halls (P3.HALL) are cheap and limit the stage: {_halls_sentence()}.
     - Tours (P3.TOUR) have no stage limit but change the concert: academic tours cost money
-      and multiply fame (×2, ×1.5) with no income; commercial tours cost fame and multiply
-      income (×2, ×1.5) with no fame.
+      and multiply fame ({_multipliers("academic")}) with no income; commercial tours cost
+      fame and multiply income ({_multipliers("commercial")}) with no fame.
     """),
     code("""
     game.play(bots, until="phase")
@@ -249,13 +292,14 @@ WALKTHROUGH = [
         for line in explain_event(concert, game.cards, game.rules, events=game.events):
             print(line)
     """),
-    md("""
+    md(f"""
     ### P5: settlement
 
     Each player in turn: income of the concert (P5.1), the venue (P5.2), every orchestra's
-    salary (P5.3), the surcharge for the famous (P5.4). Without a concert the venue and the
-    salaries cost half (P4.3), and a player who held no concert and did at most one action gets
-    100 G (P4.4). Between months the start player moves on one seat (MONTH.3).
+    salary (P5.3), the surcharge for the famous (P5.4). A player who held no concert pays
+    half of every salary (P4.3); as for the venue, {ruling_sentence("RULING-HALF-VENUE")}.
+    A player who held no concert and did at most one action gets {E.IDLE_BONUS} G (P4.4).
+    Between months the start player moves on one seat (MONTH.3).
     """),
     code("""
     show("P5")
@@ -301,14 +345,15 @@ WALKTHROUGH = [
 
     fame_figure(game, names=[f"seat {s} ({name})" for s, name in enumerate(LINEUP)])
     """),
-    md("""
+    md(f"""
     ### A restoration explained
 
     Discovery cards (P4.DISCOVER) are lost works, worth little on their own. Played after
     music that fits them, they earn a restoration bonus (RESTORE.1): a point for each earlier
     card sharing the composer's nationality or era, and another for the same composer or a
-    teaching lineage (RESTORE.2). The bonus counts only in a good concert (RESTORE.3), and a
-    discovery card gives at most 10 fame (RESTORE.4). Here is the first discovery card played
+    teaching lineage (RESTORE.2). Under the default readings
+    {default_words("RULING-RESTORE-GOOD")} (RESTORE.3), and a
+    discovery card gives at most {E.RESTORE_CAP} fame (RESTORE.4). Here is the first discovery card played
     in this game, explained; `rules.ipynb` works through restoration in detail.
     """),
     code("""
@@ -472,7 +517,7 @@ RULES = [
 
     rating_heatmap(cards, "S04")
     """),
-    md("""
+    md(f"""
     ## RESTORE: restoring a discovery card
 
     A discovery card (COMP.7) is a lost or unfinished work. Its concert earns a bonus for the
@@ -482,8 +527,8 @@ RULES = [
     - one if its composer has the discovery composer's nationality **or** its era is the same
       (one point at most);
     - one if it is by the same composer, or the two composers are linked by a teaching
-      lineage (RESTORE.2: teacher → pupil, over any number of steps by default,
-      RULING-LINEAGE).
+      lineage (RESTORE.2: teacher → pupil; by default
+      {ruling_sentence("RULING-LINEAGE")}).
 
     The example of `docs/rules.md`: you have played Bach's *Mass in B minor*, C. P. E. Bach's
     *Magnificat*, Corelli's *Christmas Concerto* and Verdi's *Aida*, and now play the
@@ -498,11 +543,12 @@ RULES = [
     print("restoration bonus:", table.attrs["bonus"])
     table[["card", "composer", "nationality_or_era", "composer_or_lineage", "why", "points"]]
     """),
-    md("""
+    md(f"""
     The two Bachs give two points each (same composer; C. P. E. Bach was his father's pupil),
     Corelli one (Baroque), Verdi nothing: **+5**.
 
-    **RESTORE.3: only a good concert earns the bonus** (RULING-RESTORE-GOOD=good-only). A good
+    **RESTORE.3: by default {default_words("RULING-RESTORE-GOOD")}**
+    (`{default_assignment("RULING-RESTORE-GOOD")}`). A good
     concert gives 3 + 5 = 8 fame; a fair one (say one dissent marker on stage) only the
     card's fair value, 1. Under the alternative ruling `lineage-good-only` the three
     nationality/era points count even then: 1 + 3 = 4.
@@ -527,22 +573,23 @@ RULES = [
                      "fame": min(10, card_fame + t.attrs["bonus"])})
     pd.DataFrame(rows)
     """),
-    md("""
-    **RESTORE.4: at most 10.** With a longer programme of German and Baroque music the bonus
-    reaches 9, and 3 + 9 = 12 is capped to 10 fame.
+    md(f"""
+    **RESTORE.4: at most {E.RESTORE_CAP}.** With a longer programme of German and Baroque
+    music the bonus reaches 9, and 3 + 9 = 12 is capped to {E.RESTORE_CAP} fame.
     """),
     code("""
     long_programme = ["S01", "S02", "S22", "S03", "S06", "S04"]
     bonus = bonus_breakdown(cards, "D01", long_programme).attrs["bonus"]
     print(f"bonus +{bonus}: 3 + {bonus} = {3 + bonus}, capped to {min(10, 3 + bonus)} (RESTORE.4)")
     """),
-    md("""
+    md(f"""
     ### Lineage over several steps (RESTORE.2, RULING-LINEAGE)
 
     Soler's *Fandango* (Spanish, Classical) after A. Scarlatti's *Cain* (Italian, Baroque):
     no nationality or era point. But Alessandro Scarlatti taught his son Domenico, who taught
-    Soler. With `RULING-LINEAGE=any-depth` (the default) that is a lineage point; with
-    `direct` nothing is found at all, and the concert is poor (RATE.POOR.5).
+    Soler. With `RULING-LINEAGE=any-depth` that is a lineage point; with `direct` nothing
+    is found at all, and the concert is poor (RATE.POOR.5). The default is
+    `{default_assignment("RULING-LINEAGE")}`.
     """),
     code("""
     from musici.analysis import composer_graph
@@ -625,20 +672,15 @@ RULES = [
                          "bonus_for_seat": bonus, "fame": e.data["fame"]})
     pd.DataFrame(rows)
     """),
-    md("""
+    md(f"""
     ## P3.TOUR: what a tour does to the numbers
 
-    | tour | cost | effect on this month's concert |
-    |---|---|---|
-    | large academic | 400 G | no income; fame ×2 |
-    | small academic | 200 G | no income; fame ×1.5 |
-    | large commercial | 5 fame | no fame; income ×2 |
-    | small commercial | 3 fame | no fame; income ×1.5 |
+    {_tour_table()}
 
     A commercial tour gives up the concert's fame only if it was a gain: a loss still counts,
     unmultiplied (P3.TOUR.3). An academic tour multiplies a loss too (−1 becomes −2 on the
     large one). Multiplied amounts are rounded, fame to a point and money to
-    5 G, toward zero by default (P3.TOUR.4, RULING-ROUNDING). The multiplier applies to the
+    {E.MONEY_UNIT} G; by default {ruling_sentence("RULING-ROUNDING")}. The multiplier applies to the
     card's fame after restoration and the cap. `musici.rating.scale` is the engine's rounding.
     """),
     code("""
@@ -666,9 +708,10 @@ RULES = [
                      "poor: fame": poor_fame, "poor: income": poor_income})
     pd.DataFrame(rows)
     """),
-    md("""
-    The rounding: 7 × 1.5 = 10.5 becomes 10 toward zero (the default) or 11 away from zero;
-    a card paying 45 G on a small commercial tour earns 67.5 G, so 65 G or 70 G.
+    md(f"""
+    The rounding: 7 × 1.5 = 10.5 becomes 10 toward zero or 11 away from zero (the default
+    is `{default_assignment("RULING-ROUNDING")}`); a card paying 45 G on a small commercial
+    tour earns 67.5 G, so 65 G or 70 G.
     """),
     code("""
     for away in (False, True):
@@ -714,7 +757,7 @@ PLAY = [
     stepper = GameStepper(players=("human", "greedy", "impresario", "merchant"), seed=3)
     stepper
     """),
-    md("""
+    md(f"""
     ## How to answer
 
     Press **end** (or **month**, **phase**, **next**): the bots play until it is your turn.
@@ -725,7 +768,7 @@ PLAY = [
     - **a choice**: one button per option, e.g. `bid`/`pass` in the auction (P1.1), the free
       places in P3 (P3.1), the actions of a P4 round (P4.1); a dropdown and *answer* when
       there are many options;
-    - **an amount**: a number box and *answer*, e.g. your secret media bid in steps of 5 G
+    - **an amount**: a number box and *answer*, e.g. your secret media bid in steps of {MEDIA_STEP} G
       (P2.1, RULING-MEDIA-STEP);
     - **a set**: check boxes and *answer*, e.g. the orchestras for a concert, all of one
       style and within the hall's capacity (P4.CONCERT.2–3).
@@ -832,7 +875,7 @@ PLAY = [
     def stingy(view, decision):
         \"\"\"Greedy, but never bids for the media or a special card.\"\"\"
         if decision.kind == "media_bid":
-            return decision.lo  # 0 G: a bid of nothing never wins (P2.3)
+            return decision.lo  # 0 G: it takes the token only if every bid is 0 (P2.3)
         if decision.kind == "auction":
             return "pass"  # always legal in the auction (P1.1)
         return greedy_strategy(view, decision)
@@ -1038,11 +1081,12 @@ WHAT_IF = [
         table["clear?"] = clear_effect(table).map({True: "yes", False: ""})
         return table.round(3)
     """),
-    md("""
+    md(f"""
     ## 1. A ruling switched: media bids in 100 G steps
 
-    Media bids are multiples of 5 G by default (P2.6, `RULING-MEDIA-STEP=5`). What if bids
-    went in steps of 100 G? The media token lifts a concert a level (P2.4, RATE.MEDIA), and
+    Media bids are multiples of {MEDIA_STEP} G by default
+    (P2.6, `{default_assignment("RULING-MEDIA-STEP")}`). What if bids went in steps of 100 G?
+    The media token lifts a concert a level (P2.4, RATE.MEDIA), and
     the impresario bids for it when the upgrade pays.
     """),
     code("""
@@ -1090,10 +1134,10 @@ WHAT_IF = [
     effects_figure(short.effects, metrics=["win share", "final fame"],
                    title="Six months instead of twelve")
     """),
-    md("""
+    md(f"""
     **Fan charts** show how fame builds up month by month in each arm: the line is each
     bot's median fame after every month (MONTH.3), the shaded bands hold the middle 50 % and
-    90 % of games. The dashed lines at 30 and 50 are the salary surcharge levels (P5.4).
+    90 % of games. The dashed lines at {SURCHARGE_LINES} are the salary surcharge levels (P5.4).
     """),
     code("""
     fan_chart(short.base.months, title=short.names[0])
@@ -1179,12 +1223,12 @@ BALANCE = [
     report = balance_report(result)
     report
     """),
-    md("""
+    md(f"""
     ## Who wins: by seat and by strategy
 
     Bars are win rates with 95 % Wilson intervals. A fair seat order gives every seat 1/4
-    of the wins (the dashed line). The first start player is drawn at random
-    (RULING-START-PLAYER) and the marker moves on one seat every month (MONTH.3), so no
+    of the wins (the dashed line). By default {ruling_sentence("RULING-START-PLAYER")},
+    and the marker moves on one seat every month (MONTH.3), so no
     seat should be favoured; a seat whose interval excludes 1/4 is flagged.
     """),
     code("""
