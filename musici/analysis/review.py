@@ -227,11 +227,14 @@ def curve_summary(review: Review) -> str:
 
 
 def _counts(review: Review) -> str:
-    parts = []
-    for name, _ in LABELS:
-        k = review.count(name)
-        parts.append(f"{k} {name}" + ("s" if k != 1 else ""))
-    return ", ".join(parts)
+    return ", ".join(label_count(review.count(name), name) for name, _ in LABELS)
+
+
+def label_count(k: int, label: str) -> str:
+    """"1 blunder", "2 mistakes", "0 inaccuracies"."""
+    if k == 1:
+        return f"1 {label}"
+    return f"{k} {label[:-1]}ies" if label.endswith("y") else f"{k} {label}s"
 
 
 def review_text(game: Game, seat: int, mistakes: Sequence[Mistake], top: int = TOP) -> str:
@@ -257,5 +260,5 @@ def review_text(game: Game, seat: int, mistakes: Sequence[Mistake], top: int = T
 
 
 __all__ = ["BLUNDER", "INACCURACY", "LABELS", "MISTAKE", "REVIEW_WORLDS", "CurvePoint",
-           "Mistake", "Review", "answer_words", "curve_summary", "label_for", "review_game",
+           "Mistake", "Review", "answer_words", "curve_summary", "label_count", "label_for", "review_game",
            "review_text", "why_text"]

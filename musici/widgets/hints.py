@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING
 
 from musici.analysis.evaluation import Evaluation
 from musici.analysis.hints import headline, share_words
-from musici.analysis.review import Mistake, Review, answer_words, curve_summary, why_text
+from musici.analysis.review import (
+    Mistake,
+    Review,
+    answer_words,
+    curve_summary,
+    label_count,
+    why_text,
+)
 from musici.decisions import Answer, Decision
 from musici.describe import PHASE_NAMES
 from musici.widgets.words import rule_tag
@@ -70,11 +77,11 @@ def hint_html(game: Game, decision: Decision, estimates: Evaluation,
             vs = f"{mean:+.0%} ({low:+.0%} to {high:+.0%})"
         reason = option_reason(view, decision, o.answer)
         rows.append(f"<tr style='{style}'><td>{escape(words(o.answer))}</td>"
-                    f"<td style='text-align:right'>{o.win_share:.0%} "
+                    f"<td style='text-align:right;white-space:nowrap'>{o.win_share:.0%} "
                     f"<span style='color:#888'>({o.win_low:.0%}–{o.win_high:.0%})</span></td>"
-                    f"<td style='text-align:right'>{o.fame:.1f} "
+                    f"<td style='text-align:right;white-space:nowrap'>{o.fame:.1f} "
                     f"<span style='color:#888'>({o.fame_low:.1f}–{o.fame_high:.1f})</span></td>"
-                    f"<td style='text-align:right;color:#666'>{escape(vs)}</td>"
+                    f"<td style='text-align:right;color:#666;white-space:nowrap'>{escape(vs)}</td>"
                     f"<td style='color:#555'>{escape(reason)}</td></tr>")
     verdict = "best" if best is not None else "too-close"
     return (f"<div class='musici-hint' data-verdict='{verdict}' style='font-size:12px'>"
@@ -123,7 +130,7 @@ def review_html(game: Game, seat: int, mistakes: Sequence[Mistake], top: int = 5
     counts = ""
     curve = ""
     if isinstance(mistakes, Review):
-        counts = ", ".join(f"{mistakes.count(n)} {n}{'s' if mistakes.count(n) != 1 else ''}"
+        counts = ", ".join(label_count(mistakes.count(n), n)
                            for n in ("blunder", "mistake", "inaccuracy"))
         curve = f"<div style='color:#555'>{escape(curve_summary(mistakes))}</div>"
     title = (f"the {len(items)} labelled" if flagged else
