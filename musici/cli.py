@@ -247,7 +247,11 @@ def _play(args: argparse.Namespace) -> int:
     say("Final standings (END.WIN: fame, then money):")
     for row in game.standings():
         fame = row["fame"]
-        shown = f"{float(fame):.2f}" if fame.denominator != 1 else str(fame.numerator)
+        shown = str(fame.numerator)
+        if fame.denominator != 1:  # a shared award: 34½ as a player writes it, not 34.50
+            from musici.analysis.hints import fame_text  # only then: it loads pandas
+
+            shown = fame_text(fame)
         mark = "  winner" if row["winner"] else ""
         say(f"  {row['rank']}. seat {row['seat']} ({names[row['seat']]}): fame {shown}, "
             f"money {row['money']} G{mark}")
