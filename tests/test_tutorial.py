@@ -65,6 +65,10 @@ def test_the_guided_month_opens_at_seat_0s_decision_with_what_the_game_is() -> N
     assert f"data-rule='{d.rule}'" in panel  # the decision's rule is introduced in words
     assert not stepper.buttons["hint"].disabled
     assert "zone-highlight" in stepper.board.value and "data-zone=\"auction\"" in stepper.board.value
+    # a close-up of that part in the guide itself (the board tab may be out of sight)
+    zoom = panel[panel.index("tutorial-zoom"):]
+    assert 'class="zone-highlight" data-zone="auction"' in zoom
+    assert 'viewBox="0 0' not in zoom[:zoom.index(">", zoom.index("<svg"))]  # cropped
 
 
 def test_a_stepper_with_a_human_seat_opens_at_its_first_decision() -> None:
@@ -145,6 +149,11 @@ def test_the_board_scales_to_its_container_and_outlines_zones() -> None:
     assert re.findall(r'class="zone-highlight" data-zone="([^"]+)"', svg) == ["halls", "seat-2"]
     with pytest.raises(ValueError, match="no board zone"):
         board_svg(Game(4, 1), highlight=["stage"])
+    close = str(board_svg(Game(4, 1), crop="halls"))
+    x, y, w, h = (float(v) for v in re.search(r'viewBox="([^"]+)"', close)[1].split())
+    assert (x, y) != (0, 0) and w < 700 and h < 150  # only the halls
+    with pytest.raises(ValueError, match="no board zone"):
+        board_svg(Game(4, 1), crop="stage")
 
 
 def test_the_board_at_game_over_shows_the_final_fame() -> None:

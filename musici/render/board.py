@@ -461,12 +461,14 @@ HIGHLIGHT = "#ff7f0e"
 
 
 def board_svg(source: Game | PlayerView, *, names: Sequence[str] | None = None,
-              width: float | str | None = None, highlight: Iterable[str] = ()) -> Svg:
+              width: float | str | None = None, highlight: Iterable[str] = (),
+              crop: str | None = None) -> Svg:
     """The board: the teacher's view for a ``Game`` (all hands open), a seat's view for a
     ``PlayerView`` (other hands as backs). ``names`` labels the seats (default "Seat N");
     ``width`` sets the drawn width in pixels (default: 1200, the board's own size), or a
     CSS width such as ``"100%"``: the board then scales to its container. ``highlight``
-    outlines parts of the board (:data:`ZONES`, ``"seat-N"``), as a tutorial points at them.
+    outlines parts of the board (:data:`ZONES`, ``"seat-N"``), as a tutorial points at them;
+    ``crop`` draws only that zone (a close-up of it, at most a little larger than life).
     After the END awards the board shows each seat's final fame (END.WIN)."""
     table = _table(source)
     view = table.public
@@ -485,7 +487,7 @@ def board_svg(source: Game | PlayerView, *, names: Sequence[str] | None = None,
     _text(svg, who, BOARD_W - 20, 20, 11, fill="#555", anchor="end", class_="board-viewer")
     wanted = list(highlight)
     zones = set(ZONES) | {f"seat-{s}" for s in range(n)}
-    unknown = [z for z in wanted if z not in zones]
+    unknown = [z for z in [*wanted, *([crop] if crop is not None else [])] if z not in zones]
     if unknown:
         raise ValueError(f"no board zone {unknown[0]!r}; zones: {', '.join(sorted(zones))}")
     final = _final_fame(view)
@@ -514,7 +516,14 @@ def board_svg(source: Game | PlayerView, *, names: Sequence[str] | None = None,
     total = y + height + 10
     svg.set("viewBox", f"0 0 {BOARD_W} {total:g}")
     svg[0].set("height", f"{total:g}")  # the background
-    if isinstance(width, str):
+    if crop is not None:
+        cx, cy, cw, ch = boxes[crop]
+        cx, cy, cw, ch = cx - 6, cy - 6, cw + 12, ch + 12  # the outline's width included
+        svg.set("viewBox", f"{cx:g} {cy:g} {cw:g} {ch:g}")
+        svg.attrib.pop("height", None)
+        svg.set("width", width if isinstance(width, str) else f"{width or cw:g}")
+        svg.set("style", f"max-width:{cw * 1.25:g}px;height:auto;display:block")
+    elif isinstance(width, str):
         # Fluid: as wide as the container (never wider than the board's own size), the
         # height following the viewBox's proportions.
         svg.set("width", width)

@@ -12,7 +12,7 @@ hid the END stars (issue 11).
 Every value is drawn at its true place (issue 21: a seat drawn a quarter higher read as
 21¼). Seats with equal fame share a line, so each seat has its own colour, dash and marker
 symbol; the hover text gives the seat and its fame. The chart fills its container's width
-(autosize) and keeps its legend inside, so it fits a narrow page.
+(autosize) and keeps its legend inside the figure, so it fits a narrow page.
 """
 
 from __future__ import annotations
@@ -50,12 +50,14 @@ class FameChart:
             figure.data[s].line.dash = DASHES[s % len(DASHES)]
             figure.data[s].marker.symbol = SYMBOLS[s % len(SYMBOLS)]
             figure.data[s].marker.size = 6
-        # No fixed width: the figure takes its container's width; the legend sits inside
-        # the plot, so nothing is cut off on a narrow page.
-        figure.update_layout(height=330, width=None, autosize=True,
-                             margin={"t": 36, "b": 36, "l": 44, "r": 8},
-                             legend={"x": 0.01, "y": 0.99, "xanchor": "left", "yanchor": "top",
-                                     "bgcolor": "rgba(255,255,255,0.75)", "font": {"size": 10}})
+        # No fixed width: the figure takes its container's width; the legend is a row
+        # between the title and the plot (inside the figure, clear of the threshold notes),
+        # so nothing is cut off on a narrow page.
+        figure.update_layout(height=340, width=None, autosize=True,
+                             title={"x": 0.01, "y": 0.97, "font": {"size": 14}},
+                             margin={"t": 64, "b": 36, "l": 44, "r": 8},
+                             legend={"orientation": "h", "x": 0, "y": 1.02, "xanchor": "left",
+                                     "yanchor": "bottom", "font": {"size": 10}})
         self.widget = go.FigureWidget(figure)
         self._final = next(i for i, t in enumerate(self.widget.data) if t.name == FINAL)
         self.widget.add_class("fame-chart")

@@ -471,7 +471,7 @@ class GameStepper:
         self.fame.update(game)
         self._guide = (None if self.tutorial is None
                        else self.tutorial.guide(history.snaps, history.pos))
-        self.tutorial_view.value = guide_html(self._guide)
+        self.tutorial_view.value = guide_html(self._guide, zoom=self._zoom())
         self.lines_view.update()
         self.review_panel.mark(history.pos)
         self._show_controls()
@@ -535,6 +535,16 @@ class GameStepper:
                            view=self.game.view(d.player))
         if guide is not None:
             self._mark_pick(guide.pick)
+
+    def _zoom(self) -> str:
+        """A close-up of the board part the guide points at (the board tab may be out of
+        sight below the decision)."""
+        guide = self._guide
+        if guide is None or not guide.zones:
+            return ""
+        source = self.game if self.seat is None else self.game.view(self.seat)
+        return str(board_svg(source, names=self.labels(), width="100%",
+                             highlight=guide.zones[:1], crop=guide.zones[0]))
 
     def _mark_pick(self, pick: Answer) -> None:
         """Fill in the guide's suggestion and highlight the button that gives it (class

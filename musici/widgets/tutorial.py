@@ -52,7 +52,7 @@ def intro_html() -> str:
 class Lesson:
     """What the guide says about one kind of decision."""
 
-    zones: tuple[str, ...]  # board zones to outline; "seat" becomes "seat-N"
+    zones: tuple[str, ...]  # board zones to outline, the first shown close up; "seat": seat-N
     what: str  # what is being decided
     why: str  # why it matters
 
@@ -69,7 +69,7 @@ LESSONS: dict[str, Lesson] = {
                     "A hall's size limits the musicians you can bring and its rent is due; a "
                     "tour changes what the concert earns. Each area on the board shows its "
                     "terms."),
-    "action": Lesson(("scores", "orchestras", "seat"), "You choose one action for this "
+    "action": Lesson(("seat", "orchestras", "scores"), "You choose one action for this "
                      "round: hire an orchestra, buy or discover a score card, give your "
                      "concert, or pass.",
                      "Actions are few each month, and a concert needs both a score card in "
@@ -191,8 +191,10 @@ class Tutorial:
         return Guide(pos, not earlier, d, lesson, zones, pick, options, new, False)
 
 
-def guide_html(guide: Guide | None, *, label: str = "") -> str:
-    """The tutorial panel (class ``tutorial-panel``) for ``guide``; "" past the month."""
+def guide_html(guide: Guide | None, *, label: str = "", zoom: str = "") -> str:
+    """The tutorial panel (class ``tutorial-panel``) for ``guide``; "" past the month.
+    ``zoom``: a close-up of the board part the decision concerns (SVG), shown with it, as
+    the whole board may be out of sight below."""
     if guide is None:
         return ""
     parts = ["<div class='tutorial-panel' style='border:2px solid #ff7f0e;border-radius:6px;"
@@ -214,6 +216,8 @@ def guide_html(guide: Guide | None, *, label: str = "") -> str:
             f"{escape(guide.lesson.what)} {escape(guide.lesson.why)}</p>"
             f"<p style='margin:2px 0;color:#555'>On the board: the outlined "
             f"<b>{escape(where)}</b>. Suggested: the highlighted button.{narrowed}</p>")
+        if zoom:
+            parts.append(f"<div class='tutorial-zoom' style='margin:4px 0'>{zoom}</div>")
     else:
         parts.append("<p style='margin:2px 0;color:#555'>The other seats are playing; press "
                      "<b>next</b> to reach your decision.</p>")
