@@ -132,13 +132,17 @@ PHRASES: list[tuple[str, str, re.Pattern[str]]] = [(r, v, re.compile(p, re.I)) f
     ("RULING-LINEAGE", "direct", r"only (?:a )?direct teacher"),
     ("RULING-LINEAGE", "any-depth", r"(?:any number of|several) (?:teacher.pupil )?steps|at any depth"),
     ("RULING-RESTORE-GOOD", "lineage-good-only",
-     r"nationality/era (?:points?|part) (?:always )?counts?(?: even)?"),
+     r"nationality/era (?:points?|part) (?:always )?counts?(?: even)?"
+     r"|only the lineage part[^.]{0,40}needs a good"),
     ("RULING-RESTORE-GOOD", "good-only",
      r"(?:only a good concert earns|whole restoration bonus (?:counts only|needs))"),
     ("RULING-END-CARDS", "score-and-discovery",
      r"END\.[12][^.]{0,60}count[^.]{0,20}score and discovery cards"),
     ("RULING-POACH-MARKERS", "return",
-     r"(?:hired away|poach)[^.]{0,80}markers? (?:go|goes) back to the supply"),
+     r"(?:hired away|poach)[^.]{0,80}markers? (?:go|goes) back to the supply"
+     r"|markers? of an orchestra hired away go back"),
+    ("RULING-NEGOTIATION", "blind", r"names only (?:a )?seller and (?:a )?price"),
+    ("RULING-HALF-FAME", "down", r"fame cost is rounded down"),
     ("RULING-COMMERCIAL-FAME", "not-required", r"anyone may choose (?:a|the) commercial tour"),
     ("RULING-ROUNDING", "away-from-zero", r"rounded away from zero"),
     ("RULING-ROUNDING", "toward-zero", r"rounded toward zero"),
@@ -146,18 +150,20 @@ PHRASES: list[tuple[str, str, re.Pattern[str]]] = [(r, v, re.compile(p, re.I)) f
     ("RULING-START-PLAYER", "seat0", r"seat 0 (?:always )?(?:starts|is always the first)"),
     ("RULING-MISSING-TYPE", "literal", r"lack(?:s)? instrumentalists or singers"),
     ("RULING-STYLE", "best-of-card", r"whichever (?:of them|style) rates"),
-    ("RULING-UNPAID-VENUE", "forgiven", r"(?:rent|venue)[^.]{0,50}\bsimply forgiven"),
+    ("RULING-UNPAID-VENUE", "forgiven",
+     r"(?:rent|venue)[^.]{0,50}\b(?:simply forgiven|is forgiven(?!,? but))"),
     ("RULING-UNPAID-SURCHARGE", "forgiven", r"surcharge[^.]{0,50}\b(?:is )?forgiven"),
     ("RULING-RESTORE-CAP", "every-discovery", r"cap[^.]{0,40}\bevery discovery card"),
 ]]
 # Words that mark a sentence as stating the other reading, not today's rule.
 _OTHER_READING = re.compile(
-    r"\b(?:[Oo]ption|[Aa]lternative|instead|was|were|before|[Uu]nder|[Ww]hat if|would|"
+    r"\b(?:[Oo]ption|[Aa]lternative|instead|was|were|[Uu]nder|[Ww]hat if|would|"
     r"[Ww]ith `|revision|older|old save|played under)\b")
 # Text shown only when a game plays the other reading (the code around it checks the
 # ruling), with where it is: such a sentence is right where it is shown.
 CONDITIONAL = {
     ("musici/analysis/explain.py", "RULING-RESTORE-GOOD"),  # `elif lineage_only:` explains it
+    ("musici/analysis/explain.py", "RULING-UNPAID-SURCHARGE"),  # explains a "forgiven" event
 }
 
 
@@ -168,7 +174,8 @@ def stated_readings(text: str, rules: RuleSet, where: str = "") -> Iterator[str]
                 continue
             if not pattern.search(sentence) or rules.get(ruling) == reading:
                 continue
-            if reading in sentence or _OTHER_READING.search(sentence):
+            if f"`{reading}`" in sentence or f"={reading}" in sentence \
+                    or _OTHER_READING.search(sentence):
                 continue  # "Alternative `RULING-X=v`: ...", "under the option ..."
             yield (f"states {ruling}={reading} as the rule, the default is "
                    f"{rules.get(ruling)!r}: {sentence[:160]}")
@@ -183,7 +190,8 @@ def _numbers(rules: RuleSet) -> list[tuple[str, re.Pattern[str], int | str]]:
     """(what, pattern with one group, the value it must state)."""
     halls = {"chapel": "Chapel", "university": "University", "dome": "Dome", "opera": "Opera"}
     out: list[tuple[str, re.Pattern[str], int | str]] = [
-        ("RULING-MONTHS", re.compile(r"season of (\w+) months|(\w+)-month (?:season|year)"),
+        ("RULING-MONTHS", re.compile(r"season of (\w+) months|(\w+)-month (?:season|year)"
+                                     r"|game lasts (\w+) months?"),
          rules.months),
         ("RULING-MEDIA-STEP", re.compile(
             r"media bids? (?:are |is )?(?:in )?(?:multiples|steps) of (\d+) G"
@@ -258,6 +266,25 @@ def test_prose_states_the_defaults_of_the_rule_set():
 def test_a_planted_wrong_sentence_is_caught(planted, ruling):
     found = problems([("planted", planted)], RuleSet())
     assert found and all(ruling in p for p in found), found
+
+
+def _as_sentence(words: str) -> str:
+    return words[0].upper() + words[1:] + "."
+
+
+@pytest.mark.parametrize("ruling", sorted(RULE_OPTIONS))
+def test_every_reading_in_ruletext_words_is_recognised(ruling):
+    # Whatever musici.ruletext says for a reading, the check knows which reading it states:
+    # the default's words pass, every other reading's words are caught.
+    from musici.ruletext import readings
+
+    defaults = RuleSet()
+    for value, words in readings()[ruling].items():
+        found = problems([("ruletext", _as_sentence(words))], defaults)
+        if value == defaults.get(ruling):
+            assert not found, found
+        else:
+            assert any(ruling in p for p in found), f"{ruling}={value}: {words!r} not recognised"
 
 
 @pytest.mark.parametrize("sentence", [
