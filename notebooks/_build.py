@@ -140,9 +140,10 @@ WALKTHROUGH = [
     - The **step** slider and **back** travel in time; **phase**, **month** and **end** then
       replay the recorded answers, yours included; answering differently at a past step
       asks before it drops the later history.
-    - The chart shows fame by month and phase (seats with equal fame are drawn slightly
-      apart); the dashed lines at {SURCHARGE_LINES} are where the payroll gets dearer (P5.4); the
-      stars are the final fame after the END awards.
+    - The chart shows fame by month and phase, every value at its true place (each seat has
+      its own colour, dash and marker, so seats with equal fame share a line); the dashed
+      lines at {SURCHARGE_LINES} are where the payroll gets dearer (P5.4); the stars are the
+      final fame after the END awards.
 
     `play.ipynb` has more on playing, and on writing a bot of your own.
     """),
