@@ -528,8 +528,8 @@ RULES = [
     - one if its composer has the discovery composer's nationality **or** its era is the same
       (one point at most);
     - one if it is by the same composer, or the two composers are linked by a teaching
-      lineage (RESTORE.2: teacher → pupil; by default
-      {ruling_sentence("RULING-LINEAGE")}).
+      lineage (teacher → pupil; by default {default_words("RULING-LINEAGE")}: RESTORE.2,
+      RULING-LINEAGE).
 
     The example of `docs/rules.md`: you have played Bach's *Mass in B minor*, C. P. E. Bach's
     *Magnificat*, Corelli's *Christmas Concerto* and Verdi's *Aida*, and now play the
@@ -1061,8 +1061,7 @@ WHAT_IF = [
     LINEUP = ["impresario", "merchant", "collector", "greedy"]
     """),
     md("""
-    The rulings and their options (the first choice is the default), with the full text
-    of each:
+    The rulings, each with its default, every value it accepts and its full text:
     """),
     code("""
     from IPython.display import HTML

@@ -92,6 +92,7 @@ _NAMED_DEFAULT = [
     re.compile(rf"[Dd]efault\W{{0,4}}{_RULING}=`?{_VALUE}"),
     re.compile(rf"{_RULING}=`?{_VALUE}`?\W{{0,3}}(?:\(|,)?\s*(?:the |is the |by )?default\b"),
     re.compile(rf"[Dd]efaults?\b[^.]{{0,40}}?{_RULING} \(`{_VALUE}`\)"),
+    re.compile(rf"{_RULING}`?[;:,] default (?:is )?`?{_VALUE}"),  # "(RULING-MONTHS; default 12)"
 ]
 # "(`restored`, the default" in a sentence that names the ruling
 _VALUE_DEFAULT = re.compile(rf"`{_VALUE}`,? (?:the default|by default|is the default)")
@@ -258,6 +259,7 @@ def test_prose_states_the_defaults_of_the_rule_set():
     ("- **RULING-LINEAGE** Default `RULING-LINEAGE=direct`: only a direct teacher counts.",
      "RULING-LINEAGE"),
     ("With `RULING-FAME-FLOOR=none` (the default) fame may go below 0.", "RULING-FAME-FLOOR"),
+    ("--months: number of months (RULING-MONTHS; default 6)", "RULING-MONTHS"),
     ("A season of six months (MONTH.4).", "RULING-MONTHS"),
     ("  | Dome Concert Hall (`dome`) | 250 G | 60 (6) |", "P3.HALL dome rent"),
     ("Chapel 10 musicians (50 G), University 30 (100 G), Dome 70 (200 G).", "P3.HALL dome capacity"),
