@@ -382,3 +382,13 @@ def test_the_readme_play_example_changes_the_game():
     assert standings(_play(argv)) != standings(_play(without)), (
         f"`musici {' '.join(argv)}` ends as it does without its --rule: pick a seed where "
         "the ruling changes the final standings")
+
+
+@pytest.mark.parametrize("ruling", sorted(RULE_OPTIONS))
+def test_the_rules_page_states_every_default_where_the_check_reads_it(ruling):
+    # docs/rules.md names each ruling's default as `RULING-X=v`: read against any other
+    # value, the check must object, so no ruling's default is stated only in free words.
+    text = (ROOT / "docs" / "rules.md").read_text("utf-8")
+    option = RULE_OPTIONS[ruling]
+    other = next(c for c in option.choices if c != option.default)
+    assert list(named_defaults(text, RuleSet.from_options({ruling: other}))), ruling
