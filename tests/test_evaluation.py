@@ -85,7 +85,7 @@ def test_equivalent_answers_are_too_close_to_call(fake_worlds) -> None:
         lambda answer, i: (1.0 if random.Random(i).random() < 0.3 else 0.0, 10.0))
     a, b = decision.options[:2]
     ev = evaluate(view, decision, candidates=[a, b], min_worlds=4, max_worlds=64)
-    assert ev.best() is None and ev.worlds == 64
+    assert ev.best() is None and ev.worlds == 4  # no evidence of a difference: stopped
     assert ev.verdict().startswith("too close to call")
     assert headline(ev).startswith("Too close to call")
     assert ev.gap(a, b)[0] == 0.0
@@ -259,3 +259,13 @@ def test_a_clearly_better_answer_of_a_real_game_is_found() -> None:
     best = ev.best()
     assert best is not None and best.answer == "hire", ev.verdict()
     assert ev.gap("hire", "concert")[1] > 0.2
+
+
+def test_equal_but_different_answers_race_to_the_limit_and_stay_too_close(fake_worlds) -> None:
+    """Answers that win equally often but in different worlds: evidence keeps coming, so
+    the race goes to ``max_worlds``, and still names no best."""
+    view, decision, _calls = fake_worlds(
+        lambda answer, i: (float(i % 4 == decision.options.index(answer)), 1.0))
+    a, b = decision.options[:2]
+    ev = evaluate(view, decision, candidates=[a, b], min_worlds=4, max_worlds=64)
+    assert ev.worlds == 64 and ev.best() is None
