@@ -48,6 +48,8 @@ def option_reason(view: PlayerView, decision: Decision, answer: Answer) -> str:
             return f"{out.rating.level}, {out.fame:+} fame, {out.income} G"
         if decision.space == "choice":
             return option_note(view, decision, answer)[0]
+        if decision.space == "amount":
+            return f"{answer} G of your {view.me.money} G"
     except (KeyError, ValueError):  # a note that does not apply to this option: no reason
         return ""
     return ""
