@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import io
 import json
 import re
@@ -60,8 +61,9 @@ def _strings(path: Path) -> Iterator[tuple[str, str]]:
             yield f"{path.relative_to(ROOT)}:{node.lineno}", "".join(map(str, parts))
 
 
-def texts() -> list[tuple[str, str]]:
-    """(where, text) for every page, notebook cell and widget string."""
+@functools.cache
+def texts() -> tuple[tuple[str, str], ...]:
+    """(where, text) for every page, notebook cell and widget string (read once a run)."""
     found = [(str(p.relative_to(ROOT)), p.read_text("utf-8")) for p in PROSE if p.is_file()]
     for path in NOTEBOOKS:
         for i, cell in enumerate(json.loads(path.read_text("utf-8"))["cells"]):
@@ -73,12 +75,21 @@ def texts() -> list[tuple[str, str]]:
                 found.append((where, source))
     for path in WIDGET_SOURCES:
         found.extend(_strings(path))
-    return found
+    return tuple(found)
 
 
-def sentences(text: str) -> Iterator[str]:
+@functools.cache
+def _sentences(text: str) -> tuple[str, ...]:
+    return tuple(_split(text))
+
+
+def sentences(text: str) -> tuple[str, ...]:
     """The sentences of a text: paragraphs, list items and table rows apart, lines of one
     paragraph joined, then split after ". ", "? " and "! "."""
+    return _sentences(text)
+
+
+def _split(text: str) -> Iterator[str]:
     for block in re.split(r"\n\s*\n|\n\s*(?=[-*] |\d+\. |\|)", text):
         joined = " ".join(line.strip().lstrip("#>").strip() for line in block.splitlines())
         for sentence in re.split(r"(?<=[.?!])\s+(?=[A-Z`*(])", joined):
@@ -227,8 +238,9 @@ def _numbers(rules: RuleSet) -> list[tuple[str, re.Pattern[str], int | str]]:
 
 def stated_numbers(text: str, rules: RuleSet, where: str = "") -> Iterator[str]:
     words = _months_words()
+    numbers = _numbers(rules)
     for sentence in sentences(text):
-        for what, pattern, expected in _numbers(rules):
+        for what, pattern, expected in numbers:
             for match in pattern.finditer(sentence):
                 said = next(g for g in match.groups() if g is not None)
                 value: int | str = said
