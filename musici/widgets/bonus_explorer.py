@@ -35,6 +35,7 @@ SLOTS: tuple[str, ...] = ("lineage used", "adds to the bonus", "played, adds not
 NO_SEAT = -1
 VIEWS = (("time line, by country", "timeline"), ("teaching lineages", "tree"))
 FIGURE_WIDTH = 900  # with the table beside it, the explorer fits a 1400 px page
+MAX_MATCHES = 8  # buttons offered when a search matches several cards
 CHIP_PIECE = 26  # characters of the piece a chip shows after the composer
 HEADERS = {"card": "card", "name": "played card", "composer": "composer",
            "nationality_or_era": "country or era +1", "composer_or_lineage": "composer or lineage +1",
@@ -78,6 +79,7 @@ class PlayedCards:
                                        allowed_tags=list(labels.values()),
                                        allow_duplicates=False,
                                        placeholder="or type a composer here",
+                                       description="played", style={"description_width": "90px"},
                                        layout=widgets.Layout(width="640px"))
 
     @property
@@ -149,6 +151,9 @@ class BonusExplorer:
         self.search.add_class("played-search")
         self.status = widgets.HTML()
         self.status.add_class("search-status")
+        # several matches: one button each, a click adds that card
+        self.matches = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.matches.add_class("search-matches")
         self.focused: str | None = None
         auto = widgets.Layout(width="auto")
         self.good = widgets.Checkbox(value=True, description="concert rated good (RESTORE.3)",
@@ -191,7 +196,8 @@ class BonusExplorer:
         self.views = {name: widgets.Box([fig]) for name, fig in self.figures.items()}
         self.views["tree"].layout.display = "none"
         self.graphs = widgets.VBox(list(self.views.values()))
-        choose = widgets.VBox([self.discovery, self.search, self.status, self.played.chips,
+        choose = widgets.VBox([self.discovery, self.search, self.status, self.matches,
+                               self.played.chips,
                                widgets.HBox([self.seat, self.good, self.pioneer])])
         self.widget = widgets.VBox([
             choose, self.view,
@@ -228,15 +234,16 @@ class BonusExplorer:
         if not text:
             return None
         found = search_cards(self.cards, text)
+        self._show_matches(found if len(found) > 1 else [])
         if len(found) != 1:
             if found:
-                names = "; ".join(self.played.labels[c] for c in found[:6])
-                more = f" and {len(found) - 6} more" if len(found) > 6 else ""
-                words = (f"{len(found)} cards match <b>{escape(text)}</b>: {escape(names)}"
-                         f"{more}. Type more of the name.")
+                more = (f" (the first {MAX_MATCHES} shown)" if len(found) > MAX_MATCHES
+                        else "")
+                words = (f"{len(found)} cards match “{escape(text)}”{more}: click one to "
+                         f"add it, or type more of the name")
             else:
-                words = (f"no card matches <b>{escape(text)}</b> (a composer, a piece or an "
-                         f"id such as S07)")
+                words = (f"no card matches “{escape(text)}”: type part of a composer, a "
+                         f"piece or an id such as S07")
             self.status.value = f"<span style='color:#a60;font-size:13px'>{words}</span>"
             return None
         picked = found[0]
@@ -251,6 +258,20 @@ class BonusExplorer:
                              f"{escape(self.labels[picked])}</span>")
         self.search.value = ""
         return picked
+
+    def _show_matches(self, found: Sequence[str]) -> None:
+        """One button per matching card (class ``search-match``); the old ones closed."""
+        for old in self.matches.children:
+            old.close()
+        buttons = []
+        for cid in found[:MAX_MATCHES]:
+            button = widgets.Button(description=f"add {self.played.labels[cid]}", icon="plus",
+                                    button_style="info", tooltip=self.labels[cid],
+                                    layout=widgets.Layout(width="auto"))
+            button.add_class("search-match")
+            button.on_click(lambda _b, c=cid: self.add_by_name(c))
+            buttons.append(button)
+        self.matches.children = tuple(buttons)
 
     def focus(self, card_id: str, seat: int | None = None) -> None:
         """Open on ``card_id``: a discovery card becomes the one restored (with ``seat``,

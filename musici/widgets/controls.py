@@ -117,8 +117,8 @@ CARD_KINDS = frozenset({"concert_card", "hire", "buy", "buy_fallback", "special"
 # A card in the decision box: its smallest text (MIN_FONT of W units) reads at 11 px.
 READABLE_PX = 11
 CARD_WIDTH = math.ceil(READABLE_PX * W / MIN_FONT)  # 154
-GREY_WIDTH = 96  # a card that may not be chosen now: smaller, greyed, with the rule
-MAX_GREYED_CARDS = 6  # more than this: the rest in words only
+GREY_WIDTH = 128  # a card that may not be chosen now: smaller, greyed, with the rule
+MAX_GREYED_CARDS = 4  # more than this: the rest in words only
 
 
 def _card_picture(cards: CardSet, option: Any, width: float = CARD_WIDTH) -> str:
@@ -164,7 +164,8 @@ def card_anatomy_html(cards: CardSet, example: str | None = None) -> str:
     return (f"<div class='card-anatomy' style='display:flex;gap:10px;align-items:flex-start;"
             f"flex-wrap:wrap;font-size:13px;border:1px solid #ddd;border-radius:6px;"
             f"padding:6px;background:#fffdf6'><div>{picture}</div>"
-            f"<ul style='margin:0;padding-left:18px;flex:1 1 260px;min-width:240px'>{rows}"
+            f"<ul style='margin:0;padding-left:18px;flex:1 1 260px;min-width:240px;"
+            f"line-height:1.35'>{rows}"
             f"</ul></div>")
 
 
@@ -378,7 +379,7 @@ class AnswerControls:
                 tiles.append(widgets.HTML(
                     f"<div class='answer-unavailable' data-option='{escape(str(u.option))}' "
                     f"data-rule='{escape(u.rule)}' title='{escape(tip, quote=True)}' "
-                    f"style='width:{GREY_WIDTH + 8}px;font-size:12px;line-height:1.25;"
+                    f"style='width:{GREY_WIDTH + 8}px;font-size:12.5px;line-height:1.3;"
                     f"color:#555'><div style='filter:grayscale(1);opacity:0.5'>{picture}"
                     f"</div><b>not allowed</b>: {escape(u.reason)} {rule_tag(u.rule)}</div>"))
                 continue
