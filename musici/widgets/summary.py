@@ -24,8 +24,9 @@ from musici.widgets.words import fame_text, rule_tag, rule_title
 if TYPE_CHECKING:
     from musici.engine import Game
 
-_TABLE = "border-collapse:collapse;font-size:12.5px;margin:3px 0"
-_CELL = "padding:2px 6px;border-bottom:1px solid #e4e4e4;text-align:left;vertical-align:top"
+# line-height set here: a notebook's page styles would give each row ~28 px
+_TABLE = "border-collapse:collapse;font-size:12.5px;margin:3px 0;line-height:1.25"
+_CELL = "padding:1px 5px;border-bottom:1px solid #e4e4e4;text-align:left;vertical-align:top"
 _UP, _DOWN = "#2a7", "#c33"
 
 
@@ -85,8 +86,7 @@ def score_sheet_html(game: Game, names: Sequence[str] | None = None) -> str:
     top = sheet.rows[0]
     seats = range(game.n)
     award_head = "".join(f"<th style='{_CELL}'>{h}</th>" for h in
-                         ("award", "rule", *(f"{_name(s, names)}" for s in seats), "taken by",
-                          "fame each"))
+                         ("award", "rule", *(f"seat {s}" for s in seats), "taken by", "fame each"))
     awards = []
     for a in sheet.awards:
         counts = "".join(f"<td style='{_CELL};text-align:center'>{c}</td>" for c in a.counts)
