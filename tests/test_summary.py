@@ -12,7 +12,7 @@ import pytest
 
 from musici import Game
 from musici.analysis.hints import fame_text
-from musici.analysis.summary import award_label, month_summary, score_sheet
+from musici.analysis.summary import award_label, month_summary, score_sheet, standings_rows
 from musici.strategies import make_strategy
 from musici.widgets.summary import month_summary_html, score_sheet_html, summary_html
 
@@ -141,3 +141,14 @@ def test_stepper_shows_the_month_summary_then_the_score_sheet() -> None:
     value = stepper.summary_view.value
     assert "class='score-sheet'" in value and "winner-banner" in value
     assert value == summary_html(stepper.game, 0, stepper.labels())
+
+
+def test_standings_rows_read_as_a_person_writes_them(game: Game) -> None:
+    res = game.results
+    assert res is not None
+    rows = standings_rows(game)
+    assert [(r["seat"], r["rank"], r["money"]) for r in rows] == \
+        [(s["seat"], s["rank"], s["money"]) for s in game.standings()]
+    for r in rows:
+        assert r["fame"] == fame_text(res["fame"][r["seat"]])
+        assert r["winner"] == ("winner" if r["seat"] in res["winners"] else "")

@@ -221,5 +221,16 @@ def score_sheet(game: Game) -> ScoreSheet:
     return ScoreSheet(tuple(res["winners"]), res.get("tie_break"), awards, tuple(rows))
 
 
+def standings_rows(game: Game, names: Sequence[str] | None = None) -> list[dict[str, object]]:
+    """The final standings for a table a person reads (``pd.DataFrame(standings_rows(g))``):
+    rank, seat, fame as a mixed number ("34½", never 69/2), money, "winner" or "" (never
+    True/False). ``game.standings()`` keeps the exact Fractions for computing."""
+    from musici.analysis.hints import fame_text  # the one home of fame in words
+
+    return [{"rank": r.rank, "seat": names[r.seat] if names else r.seat,
+             "fame": fame_text(r.fame), "money": r.money, "winner": "winner" if r.winner else ""}
+            for r in score_sheet(game).rows]
+
+
 __all__ = ["Award", "Change", "ScoreSheet", "SeatMonth", "SheetRow", "award_label", "ended_months",
-           "month_summary", "score_sheet"]
+           "month_summary", "score_sheet", "standings_rows"]
