@@ -220,8 +220,43 @@ def _numbers(rules: RuleSet) -> list[tuple[str, re.Pattern[str], int | str]]:
          E.RESTORE_CAP),
         ("P5.4 SURCHARGES", re.compile(r"dashed lines at (\d+ and \d+)"),
          " and ".join(str(f) for f, _ in sorted(E.SURCHARGES))),
-        ("P4.DISCOVER.1 DISCOVER_PRICE", re.compile(r"[Pp]ay (\d+) G; draw"), E.DISCOVER_PRICE),
+        ("P4.DISCOVER.1 DISCOVER_PRICE", re.compile(r"[Pp]ay (\d+) G(?:;| and) draw"),
+         E.DISCOVER_PRICE),
+        ("P4.4 IDLE_BONUS, rules page", re.compile(r"the bank gives you (\d+) G"), E.IDLE_BONUS),
+        ("P4.HIRE.1 modern", re.compile(r"(\d+) G for a modern one"), E.HIRE_PRICE["modern"]),
+        ("P4.HIRE.1 authentic", re.compile(r"modern one or (\d+) G for an authentic"),
+         E.HIRE_PRICE["authentic"]),
+        ("P4.HIRE.2 POACH_DISCOUNT", re.compile(r"2 markers costs (\d+) G less"), E.POACH_DISCOUNT),
+        ("P4.HIRE.3 modern", re.compile(r"(\d+) G a month for a modern orchestra"),
+         E.SALARY["modern"]),
+        ("P4.HIRE.3 authentic", re.compile(r"modern orchestra, (\d+) G for an authentic"),
+         E.SALARY["authentic"]),
+        ("P4.BUY.1 SCORE_PRICE", re.compile(r"into your hand for (\d+) G"), E.SCORE_PRICE),
+        ("RULING-UNPAID-VENUE step", re.compile(r"(?:per|every) started (\d+) G"), E.UNPAID_VENUE_STEP),
+        ("SPECIAL.P1 GUARNERI_BONUS", re.compile(r"Guarneri violin: \+?(\d+) G"), E.GUARNERI_BONUS),
+        ("P2.5 CRITIC_BONUS", re.compile(r"adds (\d+) G to its owner's bid|bid counts (\d+) G higher"),
+         E.CRITIC_BONUS),
+        ("END.4 ORCHESTRA_AWARD", re.compile(r"Most orchestras at the end: (\d+)"), E.ORCHESTRA_AWARD),
+        ("END.4 SPECIALS_AWARD", re.compile(r"special cards bought at auction over the game: (\d+)"),
+         E.SPECIALS_AWARD),
     ]
+    (low_fame, low), (high_fame, high) = sorted(E.SURCHARGES)
+    out += [
+        ("P5.4 lower threshold", re.compile(r"fame from (\d+) to \d+, another \d+ G"), low_fame),
+        ("P5.4 lower surcharge", re.compile(r"fame from \d+ to \d+, another (\d+) G"), low),
+        ("P5.4 upper threshold", re.compile(r"fame (\d+) or more, another \d+ G"), high_fame),
+        ("P5.4 upper surcharge", re.compile(r"fame \d+ or more, another (\d+) G"), high),
+    ]
+    awards = [("END.1", "Baroque", "baroque", r"Baroque (\d+) fame"),
+              ("END.1", "Classical", "classical", r"Baroque \d+ fame, Classical (\d+)"),
+              ("END.1", "Romantic", "romantic", r"Romantic/modern (\d+)"),
+              ("END.2", "German–Austrian", "german-austrian", r"German–Austrian (\d+),\s+Italian"),
+              ("END.2", "Italian", "italian", r"German–Austrian \d+,\s+Italian (\d+)"),
+              ("END.2", "French", "french", r"German–Austrian \d+,\s+Italian \d+, French (\d+)"),
+              ("END.3", "authentic", "authentic", r"back: authentic (\d+)"),
+              ("END.3", "modern", "modern", r"back: authentic \d+, modern (\d+)")]
+    for rule, label, award, pattern in awards:
+        out.append((f"{rule} {label}", re.compile(pattern), E.END_AWARDS[award]))
     for area, name in halls.items():
         rent, tens = E.HALLS[area]
         out.append((f"P3.HALL {area} rent", re.compile(
@@ -276,6 +311,10 @@ def test_prose_states_the_defaults_of_the_rule_set():
     ("  | Dome Concert Hall (`dome`) | 250 G | 60 (6) |", "P3.HALL dome rent"),
     ("Chapel 10 musicians (50 G), University 30 (100 G), Dome 70 (200 G).", "P3.HALL dome capacity"),
     ("| Small commercial tour | 2 fame | no fame; income ×1.5 |", "P3.TOUR small-commercial"),
+    ("Pay the bank 100 G for a modern one or 200 G for an authentic one.", "P4.HIRE.1 authentic"),
+    ("With fame from 30 to 49, another 60 G.", "P5.4 lower surcharge"),
+    ("- **END.1** Most cards played from each era: Baroque 4 fame, Classical 2, Romantic/modern 5.",
+     "END.1 Classical"),
 ])
 def test_a_planted_wrong_sentence_is_caught(planted, ruling):
     found = problems([("planted", planted)], RuleSet())
@@ -394,6 +433,13 @@ def test_the_readme_play_example_changes_the_game():
     assert standings(_play(argv)) != standings(_play(without)), (
         f"`musici {' '.join(argv)}` ends as it does without its --rule: pick a seed where "
         "the ruling changes the final standings")
+
+
+@pytest.mark.parametrize("what", [w for w, _, _ in _numbers(RuleSet())])
+def test_every_number_the_check_knows_is_stated_somewhere(what):
+    # A pattern that matches no sentence checks nothing: each must read at least one.
+    [pattern] = [p for w, p, _ in _numbers(RuleSet()) if w == what]
+    assert any(pattern.search(s) for _, text in texts() for s in sentences(text)), what
 
 
 @pytest.mark.parametrize("ruling", sorted(RULE_OPTIONS))
