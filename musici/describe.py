@@ -136,6 +136,7 @@ _FORMATS: dict[str, Callable[[Event, CardSet], str]] = {
     "no_auction": lambda e, c: "special deck empty: no auction",
     "media_bid": lambda e, c: f"secretly bids {e.data['amount']} G for the media",
     "critic": lambda e, c: f"Critic [S2]: bid {e.data['bid']} G counts as {e.data['counts']} G",
+    # the list by seat, as tests/test_browser.py reads it
     "media_reveal": lambda e, c: f"media bids revealed: {e.data['bids']}",
     "media_tie": lambda e, c: "wins the media tie (less fame, then chance)",
     "no_media": lambda e, c: "nobody bid for the media",
@@ -178,7 +179,9 @@ _FORMATS: dict[str, Callable[[Event, CardSet], str]] = {
     "orchestra_leaves": lambda e, c: f"{card_name(c, e.data['orchestra'])} gets a third "
                                      "marker and leaves",
     "rumour_void": lambda e, c: "has no orchestra for the rumour marker (Rumourmonger [S6])",
-    "month_end": lambda e, c: f"end of month: fame {e.data['fame']}, money {e.data['money']}",
+    "month_end": lambda e, c: f"end of month {e.month}: " + "; ".join(
+        f"seat {s} fame {f}, {m} G"
+        for s, (f, m) in enumerate(zip(e.data["fame"], e.data["money"], strict=True))),
     "award": _award,
     "marker_penalty": lambda e, c: f"-{e.data['markers']} fame for dissent markers",
     "final": _final,
