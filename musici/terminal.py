@@ -23,7 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from musici.analysis.hints import fame_text
 from musici.analysis.summary import award_label, month_summary, score_sheet
-from musici.decisions import Answer, Decision, IllegalAnswer
+from musici.decisions import Answer, Decision, IllegalAnswer, parse_option
 from musici.describe import PHASE_NAMES, card_name, describe_event
 from musici.events import Event
 
@@ -52,11 +52,14 @@ class StdinClosed(Exception):
 def text_of(markup: str) -> str:
     """HTML as plain text: list items and blocks on their own lines, rule tags in brackets."""
     markup = re.sub(r"<span class='rule-id'[^>]*>([^<]*)</span>", r"[\1]", markup)
-    markup = re.sub(r"<li[^>]*>", "\n  - ", markup, flags=re.I)
+    markup = re.sub(r"<li[^>]*>", "\n- ", markup, flags=re.I)
+    markup = re.sub(r"<tr[^>]*>", "\n| ", markup, flags=re.I)  # a table row: one line
+    markup = re.sub(r"</t[dh]>", " ", markup, flags=re.I)
     markup = _BREAK.sub("\n", markup)
     lines = (" ".join(line.split()) for line in html.unescape(_TAG.sub("", markup)).split("\n"))
-    return "\n".join(line if not line.startswith("- ") else "  " + line
-                     for line in lines if line)
+    return "\n".join("  " + line if line.startswith("- ") else
+                     "    " + line[2:] if line.startswith("| ") else line
+                     for line in lines if line and line != "|")
 
 
 def _mixed(text: str) -> str:
@@ -117,7 +120,13 @@ class TerminalPlayer:
         self.names = list(names)
         self.stdin = stdin
         self.stdout = stdout
-        self.say = say or (lambda line: print(line, file=stdout))
+        one = say or (lambda line: print(line, file=stdout))
+
+        def lines(text: str) -> None:  # ``say`` prints one line (the command escapes "\n")
+            for line in text.split("\n"):
+                one(line)
+
+        self.say = lines
         self.shown = 0  # events printed so far
         self.month: int | None = None
         self.phase: str | None = None
@@ -165,9 +174,8 @@ class TerminalPlayer:
                                                 if o in dict(me.markers) else "")
                          for o in me.orchestras) or "none"
         specials = ", ".join(card_name(cards, s) for s in me.specials_hand)
-        text = (f"You: fame {me.fame}, money {me.money} G; "
-                f"hand: {hand}; orchestras: {orch}")
-        return text + (f"; special cards: {specials}" if specials else "")
+        text = f"You: fame {me.fame}, money {me.money} G\n  hand: {hand}\n  orchestras: {orch}"
+        return text + (f"\n  special cards: {specials}" if specials else "")
 
     def ask(self, decision: Decision) -> Answer:
         """Ask ``decision`` until a legal answer is typed; raises :class:`StdinClosed`."""
@@ -195,6 +203,12 @@ class TerminalPlayer:
         if isinstance(option, str) and (option in cards.music or option in cards.orchestras
                                         or option in cards.specials):
             return card_name(cards, option)
+        if isinstance(option, str):
+            what, value = parse_option(option)
+            if what == "player":
+                return f"seat {value}"
+            if what == "deck":
+                return f"the {value} deck"
         return str(option)
 
     def _ask_choice(self, view: PlayerView, d: Decision, preview: Any) -> Answer:

@@ -161,6 +161,8 @@ def test_text_of_strips_html_and_keeps_rule_ids() -> None:
     markup = ("<div>a &amp; b <span class='rule-id' title='x'>P4.1</span><ul><li>one</li>"
               "<li>two</li></ul></div>")
     assert text_of(markup) == "a & b [P4.1]\n  - one\n  - two"
+    table = "<b>Reach</b>:<table><tr><td><i>no hire</i></td><td>S20: good</td></tr></table>"
+    assert text_of(table) == "Reach:\n    no hire S20: good"
 
 
 def test_bad_seat_is_refused(monkeypatch, capsys) -> None:
