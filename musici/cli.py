@@ -36,9 +36,11 @@ from musici.views import PlayerView
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="musici", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play one game with bots and print it")
+    play = sub.add_parser("play", help="play one game with bots and print it, or play a seat "
+                                       "yourself in the terminal (--human 0)")
     play.add_argument("--players", default="random,random,random,random",
-                      help="comma-separated strategy per seat (3 or 4), e.g. random,random,random")
+                      help="comma-separated strategy per seat (3 or 4), e.g. random,random,random; "
+                           "'human' for a seat you play in the terminal")
     play.add_argument("--seed", type=int, default=7)
     play.add_argument("--months", type=int, default=None,
                       help="number of months (RULING-MONTHS; default 12)")
@@ -203,6 +205,9 @@ def _play_game(args: argparse.Namespace, game: Game, seats: list[_Seat], names: 
 
 def _play(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.players.split(",") if n.strip()]
+    if HUMAN in names:  # --players human,greedy,... is --human 0 with greedy bots
+        args.human = sorted({*(args.human or ()), *(s for s, n in enumerate(names) if n == HUMAN)})
+        names = ["random" if n == HUMAN else n for n in names]  # never asked: a person plays
     strategies = _strategies(args, names)
     rule_args = list(args.rule)
     if args.months is not None:
@@ -262,6 +267,9 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+HUMAN = "human"  # a --players entry for a seat played in the terminal
+
+
 def _play_human(args: argparse.Namespace, game: Game, seats: list[_Seat],
                 names: list[str]) -> int:
     """``musici play --human SEAT``: the seat's decisions asked in the terminal (stdin)."""
@@ -275,6 +283,7 @@ def _play_human(args: argparse.Namespace, game: Game, seats: list[_Seat],
     if args.seat is not None or args.brief:
         raise ValueError("--human shows your seat's view as you play; --seat and --brief are "
                          "for a game of bots")
+    names = [HUMAN if s in humans else n for s, n in enumerate(names)]
     labels = [f"seat {s} (you)" if s in humans else f"seat {s} ({names[s]})"
               for s in range(len(seats))]
     out = sys.stdout

@@ -16,6 +16,7 @@ import pytest
 from musici import Game
 from musici.analysis.hints import fame_text
 from musici.decisions import Decision
+from musici.rules import RuleSet
 from musici.strategies import make_strategy
 from musici.terminal import StdinClosed, TerminalPlayer, play_in_terminal, text_of
 
@@ -32,10 +33,12 @@ def typed(decision: Decision, answer: Any) -> str:
     return " ".join(numbers) or "-"
 
 
-def script(n: int, seed: int, bot: str = "random") -> tuple[list[str], Game]:
+def script(n: int, seed: int, bot: str = "random", months: int | None = None
+           ) -> tuple[list[str], Game]:
     """Seat 0 played by ``bot`` in-process; its answers as the lines a person would type,
     and the finished game they lead to."""
-    game = Game(n, seed=seed)
+    rules = RuleSet.from_options({"RULING-MONTHS": months}) if months else None
+    game = Game(n, seed=seed, rules=rules)
     lines: list[str] = []
     bots = [make_strategy(bot) for _ in range(n)]
 
@@ -179,3 +182,15 @@ def test_in_process_game_matches_the_bot_game() -> None:
                      stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
     assert again.results == game.results
     assert "Final score sheet" in out.getvalue()
+
+
+def test_human_in_players_is_played_in_the_terminal(monkeypatch, capsys) -> None:
+    lines, game = script(3, 2, months=2)
+    code, out, err = main_with_stdin(["--players", "human,random,random", "--months", "2",
+                                      "--seed", "2"], "\n".join(lines) + "\n", monkeypatch, capsys)
+    assert code == 0, err
+    assert out.count(">>> seat 0 (you), your decision:") == len(lines)
+    res = game.results
+    assert res is not None
+    assert {s: r[0] for s, r in sheet_rows(out).items()} == \
+        {s: fame_text(f) for s, f in enumerate(res["fame"])}
