@@ -136,7 +136,10 @@ def split_lines(lines: Sequence[Line]) -> tuple[list[Line], list[Line]]:
 
 
 def _items(lines: Sequence[Line]) -> str:
-    return "".join(f"<li>{escape(line.text)} {rule_tag(line.rule)}</li>" for line in lines)
+    # a condition that held decided the rating: in bold
+    return "".join(f"<li>{'<b>' if line.text.startswith('holds:') else ''}{escape(line.text)}"
+                   f"{'</b>' if line.text.startswith('holds:') else ''} {rule_tag(line.rule)}</li>"
+                   for line in lines)
 
 
 def lines_html(lines: Sequence[Line]) -> str:
