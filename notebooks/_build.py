@@ -330,12 +330,21 @@ WALKTHROUGH = [
     Let the bots finish. At the end the awards of END.1–4 are handed out, dissent markers
     cost fame (END.5), and the most fame wins, money breaking ties (END.WIN). Fame can end
     as a fraction: players tied for an award split it evenly (END.6).
+
+    The score sheet reads `game.results`: the winner, each END award with its rule id and
+    who took it, and for each seat the fame before the END, the awards, the markers' cost
+    and the final fame (`game.standings()` keeps the exact fractions for computing).
     """),
     code("""
+    from musici.analysis.summary import standings_rows
+    from musici.widgets.summary import score_sheet_html
+
     game.play(bots)
-    standings = pd.DataFrame(game.standings())
-    standings["strategy"] = [LINEUP[s] for s in standings.seat]
-    standings
+    NAMES = [f"seat {s} ({name})" for s, name in enumerate(LINEUP)]
+    HTML(score_sheet_html(game, names=NAMES))
+    """),
+    code("""
+    pd.DataFrame(standings_rows(game, names=NAMES))
     """),
     md("""
     Fame through the year, phase by phase (hover a point for the events behind it; the stars
@@ -344,7 +353,7 @@ WALKTHROUGH = [
     code("""
     from musici.analysis import fame_figure
 
-    fame_figure(game, names=[f"seat {s} ({name})" for s, name in enumerate(LINEUP)])
+    fame_figure(game, names=NAMES)
     """),
     md(f"""
     ### A restoration explained
@@ -889,8 +898,10 @@ PLAY = [
 
     from musici import Game
 
+    from musici.analysis.summary import standings_rows
+
     game = Game(players=4, seed=1).play([stingy, greedy_strategy, greedy_strategy, greedy_strategy])
-    pd.DataFrame(game.standings())
+    pd.DataFrame(standings_rows(game, names=["stingy", "greedy", "greedy", "greedy"]))
     """),
     md("""
     One game proves little. `simulate` plays a batch, rotating the line-up one seat per game
