@@ -14,8 +14,7 @@ import pytest
 
 from musici.widgets import GameStepper
 from musici.widgets.history import MAIN
-from musici.widgets.review_panel import (CURVE, FLAGS, SYMBOLS, LinesView, ReviewPanel, flagged,
-                                         review_points)
+from musici.widgets.review_panel import CURVE, FLAGS, SYMBOLS, LinesView, ReviewPanel, flagged, review_points
 
 BOTS = ("greedy", "greedy", "random", "greedy")
 SEAT = 0
@@ -130,7 +129,7 @@ def test_retry_from_here_keeps_the_played_line(stepper: GameStepper) -> None:
     played = list(stepper.history.snaps[-1].answers)
     last = stepper.history.last
     flag = flagged(stepper.review_panel.review)[1]
-    assert not stepper.lines_view.widget.layout.display == "flex"  # one line: hidden
+    assert stepper.lines_view.widget.layout.display != "flex"  # one line: hidden
     stepper.review_panel.rows.children[1].children[2].click()  # retry from here
     history = stepper.history
     assert history.current != MAIN and history.pos == flag.step == history.last
@@ -187,7 +186,7 @@ def test_progress_and_a_stale_review(stepper: GameStepper) -> None:
     stepper.review()
     assert seen == [(0, 3, "flex"), (1, 3, "flex"), (2, 3, "flex")]
     assert panel.progress.layout.display == "none"
-    assert "no inaccuracy, mistake or blunder" in panel.rows.children[0].value
+    assert "no inaccuracy, mistake or blunder was flagged" in panel.rows.children[0].value
     # a result that comes back after a newer review started is dropped
     panel.review_fn = lambda game, seat, progress, options: fake_review(stepper)
     panel.background = True

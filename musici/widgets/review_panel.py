@@ -74,6 +74,7 @@ class Flag:
     kind: str | None = None
     rule: str | None = None
     why: str = ""
+    source: Any = None  # the review's own record of the decision
 
 
 def _get(obj: Any, *names: str, default: Any = None) -> Any:
@@ -131,7 +132,8 @@ def flagged(review: Any) -> list[Flag]:
                         low=None if low is None else float(low),
                         high=None if high is None else float(high),
                         month=_get(d, "month"), phase=_get(d, "phase"), kind=_get(d, "kind"),
-                        rule=_get(d, "rule"), why=str(_get(d, "why", "text", default="") or "")))
+                        rule=_get(d, "rule"), why=str(_get(d, "why", "text", default="") or ""),
+                        source=d))
     return sorted(out, key=lambda f: f.step)
 
 
@@ -143,6 +145,17 @@ def _words(game: Game | None, answer: Any) -> str:
     except ImportError:  # the review module without its word helper: the raw answer
         return str(answer)
     return answer_words(game, answer)
+
+
+def why_words(game: Game | None, flag: Flag) -> str:
+    """Why the better answer is better: the flag's own text, else the review's words."""
+    if flag.why or game is None or flag.source is None:
+        return flag.why
+    try:
+        from musici.analysis.review import why_text
+        return str(why_text(game, flag.source))
+    except Exception:  # a review-like record the review's words cannot read: no words
+        return ""
 
 
 def flag_text(game: Game | None, flag: Flag) -> str:
@@ -207,34 +220,24 @@ class ReviewPanel:
         self.progress = widgets.IntProgress(value=0, min=0, max=1, description="reviewing",
                                             layout=widgets.Layout(width="60%", display="none"))
         self.progress.add_class("review-progress")
-        figure = go.Figure()
-        # every trace before wrapping (a trace added to a FigureWidget later never shows)
-        figure.add_scatter(x=[], y=[], mode="lines", name=BAND_HIGH, hoverinfo="skip",
-                           line={"width": 0}, showlegend=False)
-        figure.add_scatter(x=[], y=[], mode="lines", name=BAND_LOW, hoverinfo="skip",
-                           line={"width": 0}, fill="tonexty", fillcolor="rgba(70,110,200,0.15)",
-                           showlegend=False)
-        figure.add_scatter(x=[], y=[], mode="lines+markers", name=CURVE, hoverinfo="text",
-                           line={"color": "#3a5fb0", "width": 2}, marker={"size": 7})
-        figure.add_scatter(x=[], y=[], mode="markers+text", name=FLAGS, hoverinfo="text",
-                           textposition="top center", textfont={"size": 15},
-                           marker={"size": 13, "line": {"width": 1, "color": "#333"}})
-        figure.add_scatter(x=[], y=[], mode="markers", name=NOW, hoverinfo="skip",
-                           marker={"size": 16, "symbol": "circle-open",
-                                   "line": {"width": 2, "color": "#222"}}, showlegend=False)
-        figure.update_layout(height=300, margin={"t": 30, "b": 40, "l": 55, "r": 10},
-                             xaxis={"title": "step (click a point to go there)"},
-                             yaxis={"title": "estimated win share", "range": [-0.05, 1.12]},
-                             legend={"orientation": "h", "y": 1.12, "x": 0},
-                             title={"text": "", "font": {"size": 13}}, clickmode="event")
-        self.figure = go.FigureWidget(figure)
-        self.figure.add_class("review-graph")
-        self._trace = {t.name: i for i, t in enumerate(self.figure.data)}
-        for trace in self.figure.data:
-            trace.on_click(self._on_click)
+        self.figure = self._figure([], [])
+        # the graph is shown once a review is there; each review gets a new FigureWidget
+        # made with its data (a FigureWidget's view made later, e.g. in a tab, shows the
+        # data it was made with, not later updates: seen in Voila with plotly 7.1)
+        self.graph = widgets.Box([self.figure], layout=widgets.Layout(display="none"))
         self.rows = widgets.VBox()
         self.rows.add_class("review-flags")
-        self.widget = widgets.VBox([self.summary, self.progress, self.figure, self.rows])
+        self.retry_shown = widgets.Button(
+            description="retry from the shown step", icon="code-fork",
+            layout=widgets.Layout(width="auto", align_self="flex-start"),
+            tooltip="answer again from the step the stepper shows; the played line is kept "
+                    "in the lines menu")
+        self.retry_shown.add_class("review-retry-shown-btn")
+        self.retry_shown.on_click(lambda _b: self.retry(self.stepper.history.pos,
+                                                        reviewed_line=False))
+        self.retry_shown.layout.display = "none"
+        self.widget = widgets.VBox([self.summary, self.progress, self.graph, self.retry_shown,
+                                    self.rows])
         self.widget.add_class("review-panel")
 
     # ------------------------------------------------------------------ running
@@ -308,30 +311,56 @@ class ReviewPanel:
             + "</div>")
         self.mark(self.stepper.history.pos)
 
-    def _draw_graph(self) -> None:
-        pts, flags = self.points, self.flags
+    def _figure(self, pts: list[Point], flags: list[Flag]) -> go.FigureWidget:
+        """The evaluation graph of ``pts`` with ``flags`` marked, as a new FigureWidget whose
+        every point jumps the stepper when clicked."""
         by_step = {p.step: p for p in pts}
-        data = self.figure.data
-        t = self._trace
         banded = [p for p in pts if p.low is not None and p.high is not None]
-        fy = [by_step[f.step].win_share if f.step in by_step else 0.5 for f in flags]
-        with self.figure.batch_update():
-            data[t[BAND_HIGH]].x = [p.step for p in banded]
-            data[t[BAND_HIGH]].y = [min(1.0, p.high) for p in banded]  # type: ignore[type-var]
-            data[t[BAND_LOW]].x = [p.step for p in banded]
-            data[t[BAND_LOW]].y = [max(0.0, p.low) for p in banded]  # type: ignore[type-var]
-            curve = data[t[CURVE]]
-            curve.x = [p.step for p in pts]
-            curve.y = [p.win_share for p in pts]
-            curve.hovertext = [self._hover(p) for p in pts]
-            marks = data[t[FLAGS]]
-            marks.x = [f.step for f in flags]
-            marks.y = fy
-            marks.text = [SYMBOLS[f.label] for f in flags]
-            marks.marker.color = [COLOURS[f.label] for f in flags]
-            marks.hovertext = [escape(flag_text(self.game, f)) for f in flags]
-            self.figure.layout.title.text = (f"seat {self.seat}: estimated win share by step "
-                                             f"(?! inaccuracy, ? mistake, ?? blunder)")
+        figure = go.Figure()
+        figure.add_scatter(x=[p.step for p in banded],
+                           y=[min(1.0, p.high) for p in banded],  # type: ignore[type-var]
+                           mode="lines", name=BAND_HIGH, hoverinfo="skip",
+                           line={"width": 0}, showlegend=False)
+        figure.add_scatter(x=[p.step for p in banded],
+                           y=[max(0.0, p.low) for p in banded],  # type: ignore[type-var]
+                           mode="lines", name=BAND_LOW, hoverinfo="skip", line={"width": 0},
+                           fill="tonexty", fillcolor="rgba(70,110,200,0.15)", showlegend=False)
+        figure.add_scatter(x=[p.step for p in pts], y=[p.win_share for p in pts],
+                           hovertext=[self._hover(p) for p in pts], mode="lines+markers",
+                           name=CURVE, hoverinfo="text", line={"color": "#3a5fb0", "width": 2},
+                           marker={"size": 7})
+        figure.add_scatter(x=[f.step for f in flags],
+                           y=[by_step[f.step].win_share if f.step in by_step else 0.5
+                              for f in flags],
+                           text=[SYMBOLS[f.label] for f in flags],
+                           hovertext=[escape(flag_text(self.game, f)) for f in flags],
+                           mode="markers+text", name=FLAGS, hoverinfo="text",
+                           textposition="top center", textfont={"size": 15},
+                           marker={"size": 13, "line": {"width": 1, "color": "#333"},
+                                   "color": [COLOURS[f.label] for f in flags]})
+        figure.add_scatter(x=[], y=[], mode="markers", name=NOW, hoverinfo="skip",
+                           marker={"size": 16, "symbol": "circle-open", "color": "#222",
+                                   "line": {"width": 2, "color": "#222"}}, showlegend=False)
+        title = (f"seat {self.seat}: estimated win share by step (?! inaccuracy, ? mistake, "
+                 f"?? blunder)" if pts else "")
+        figure.update_layout(height=300, margin={"t": 34, "b": 40, "l": 55, "r": 10},
+                             xaxis={"title": "step (click a point to go there)"},
+                             yaxis={"title": "estimated win share", "range": [-0.05, 1.12]},
+                             showlegend=False, hovermode="closest", clickmode="event",
+                             title={"text": title, "font": {"size": 13}})
+        widget = go.FigureWidget(figure)
+        widget.add_class("review-graph")
+        self._trace = {t.name: i for i, t in enumerate(widget.data)}
+        for trace in widget.data:
+            trace.on_click(self._on_click)
+        return widget
+
+    def _draw_graph(self) -> None:
+        old, self.figure = self.figure, self._figure(self.points, self.flags)
+        self.graph.children = [self.figure]
+        old.close()
+        self.graph.layout.display = "flex"
+        self.retry_shown.layout.display = "flex"
 
     def _hover(self, p: Point) -> str:
         band = (f" [{p.low:.2f}, {p.high:.2f}]" if p.low is not None and p.high is not None
@@ -345,8 +374,8 @@ class ReviewPanel:
             text = widgets.HTML(
                 f"<span style='color:{COLOURS[f.label]};font-weight:bold'>"
                 f"{escape(SYMBOLS[f.label])}</span> {escape(words)}"
-                + (f"<br><span style='color:#555;font-size:11.5px'>{escape(f.why)}</span>"
-                   if f.why else ""),
+                + (f"<br><span style='color:#555;font-size:11.5px'>{escape(why)}</span>"
+                   if (why := why_words(self.game, f)) else ""),
                 layout=widgets.Layout(width="70%"))
             goto = widgets.Button(description="go to step", icon="crosshairs",
                                   layout=widgets.Layout(width="auto"))
@@ -365,9 +394,9 @@ class ReviewPanel:
             row.add_class(f"review-{f.label}")
             rows.append(row)
         if not rows and self.review is not None:
-            rows.append(widgets.HTML("<i>no inaccuracy, mistake or blunder was flagged: where "
-                                     "the estimates could tell the answers apart, you chose "
-                                     "the best or close to it</i>"))
+            rows.append(widgets.HTML("<i>no inaccuracy, mistake or blunder was flagged: no "
+                                     "drop's interval cleared its threshold with the worlds "
+                                     "played (more worlds narrow the intervals)</i>"))
         self.rows.children = rows
 
     def mark(self, step: int) -> None:
@@ -398,10 +427,11 @@ class ReviewPanel:
         self.stepper.go(step)
         self.mark(step)
 
-    def retry(self, step: int) -> None:
-        """"Retry from here": a new line from ``step`` of the reviewed line; the played line
-        is kept as a variation."""
-        self._to_line(step)
+    def retry(self, step: int, reviewed_line: bool = True) -> None:
+        """"Retry from here": a new line from ``step`` of the reviewed line (of the shown
+        line if not ``reviewed_line``); the played line is kept as a variation."""
+        if reviewed_line:
+            self._to_line(step)
         history: History = self.stepper.history
         history.go(step)
         history.retry(step)
@@ -471,4 +501,4 @@ class LinesView:
 
 
 __all__ = ["COLOURS", "LABELS", "SYMBOLS", "Flag", "LinesView", "Point", "ReviewPanel",
-           "flag_text", "flagged", "line_label", "review_points"]
+           "flag_text", "flagged", "line_label", "review_points", "why_words"]
