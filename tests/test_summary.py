@@ -141,6 +141,7 @@ def test_stepper_shows_the_month_summary_then_the_score_sheet() -> None:
     value = stepper.summary_view.value
     assert "class='score-sheet'" in value and "winner-banner" in value
     assert value == summary_html(stepper.game, 0, stepper.labels())
+    assert "<details class='last-month'>" in value and "data-month='12'" in value
 
 
 def test_standings_rows_read_as_a_person_writes_them(game: Game) -> None:

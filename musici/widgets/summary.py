@@ -123,11 +123,15 @@ def score_sheet_html(game: Game, names: Sequence[str] | None = None) -> str:
 
 
 def summary_html(game: Game, start: int = 0, names: Sequence[str] | None = None) -> str:
-    """What the stepper shows above "since": the score sheet once the game is over, else
-    the summary of the latest month that ended in ``game.events[start:]``, else ""."""
-    if game.finished:
-        return score_sheet_html(game, names)
+    """What the stepper shows above "since": the score sheet once the game is over (with
+    the last month's summary folded, if it ended since ``start``), else the summary of the
+    latest month that ended in ``game.events[start:]``, else ""."""
     months = ended_months(game.events[start:])
+    if game.finished:  # the last month's summary one click away under the score sheet
+        last = (f"<details class='last-month'><summary style='cursor:pointer'>Month "
+                f"{months[-1]} in brief</summary>{month_summary_html(game, months[-1], names)}"
+                "</details>" if months else "")
+        return score_sheet_html(game, names) + last
     return month_summary_html(game, months[-1], names) if months else ""
 
 
