@@ -336,15 +336,11 @@ WALKTHROUGH = [
     and the final fame (`game.standings()` keeps the exact fractions for computing).
     """),
     code("""
-    from musici.analysis.summary import standings_rows
     from musici.widgets.summary import score_sheet_html
 
     game.play(bots)
     NAMES = [f"seat {s} ({name})" for s, name in enumerate(LINEUP)]
     HTML(score_sheet_html(game, names=NAMES))
-    """),
-    code("""
-    pd.DataFrame(standings_rows(game, names=NAMES))
     """),
     md("""
     Fame through the year, phase by phase (hover a point for the events behind it; the stars
