@@ -7,22 +7,35 @@ decision steps), so these tests are fast and check the panel, not the estimates.
 
 from __future__ import annotations
 
+import dataclasses
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from musici.analysis.review import Review, review_game, why_text
+from musici.rules import RuleSet
 from musici.widgets import GameStepper
 from musici.widgets.history import MAIN
-from musici.widgets.review_panel import CURVE, FLAGS, SYMBOLS, LinesView, ReviewPanel, flagged, review_points
+from musici.widgets.review_panel import (
+    CURVE,
+    FLAGS,
+    SYMBOLS,
+    LinesView,
+    ReviewPanel,
+    flagged,
+    review_points,
+    why_words,
+)
 
 BOTS = ("greedy", "greedy", "random", "greedy")
 SEAT = 0
+SHORT = RuleSet.from_options({"RULING-MONTHS": 4})  # a short game keeps these tests quick
 
 
 @pytest.fixture
 def stepper() -> GameStepper:
-    stepper = GameStepper(players=BOTS, seed=3)
+    stepper = GameStepper(players=BOTS, seed=3, rules=SHORT)
     stepper.advance("end")
     assert stepper.game.finished
     stepper.review_panel.background = False
@@ -234,3 +247,32 @@ def test_lines_view_alone(stepper: GameStepper) -> None:
 def test_panel_without_a_stepper_history_is_refused() -> None:
     with pytest.raises(AttributeError):
         ReviewPanel(object(), background=False).start(0)
+
+
+def test_the_real_review_in_the_panel(stepper: GameStepper) -> None:
+    """musici.analysis.review.review_game (the one evaluation) read by the panel: a curve
+    point per reviewed decision, the review's labels and words, progress to the end."""
+    steps = set(seat_steps(stepper)[:4])
+    panel = stepper.review_panel
+    panel.options = {"worlds": 2, "min_worlds": 2, "steps": steps}
+    seen: list[tuple[int, int]] = []
+    panel.progress.observe(lambda c: seen.append((c["new"], panel.progress.max)), names="value")
+    stepper.review(SEAT)
+    review = panel.review
+    assert isinstance(review, Review) and review.seat == SEAT
+    assert [p.step for p in panel.points] == sorted(p.step for p in review.curve)
+    assert {p.step for p in panel.points} <= steps and panel.points
+    assert [(f.step, f.label) for f in panel.flags] == sorted(
+        (m.step, m.label) for m in review.flagged)
+    assert seen and seen[-1] == (stepper.history.last, stepper.history.last)
+    curve = next(t for t in panel.figure.data if t.name == CURVE)
+    assert list(curve.y) == [p.win_share for p in sorted(review.curve, key=lambda p: p.step)]
+    # the same review, its words: a flag row says why in the review's own text
+    m = review.decisions[0]
+    direct = review_game(stepper.game, SEAT, worlds=2, min_worlds=2, steps=steps)
+    assert [(d.step, d.drop) for d in direct.decisions] == [(d.step, d.drop)
+                                                           for d in review.decisions]
+    labelled = dataclasses.replace(m, label="mistake")
+    flag = flagged(SimpleNamespace(decisions=[labelled]))[0]
+    assert flag.played == m.chosen and flag.best == m.best and flag.drop == m.drop
+    assert why_words(stepper.game, flag) == why_text(stepper.game, labelled) != ""
