@@ -53,6 +53,7 @@ class Reach:
     hire_cost: int  # what those hires cost, G
     outcome: scoring.ConcertOutcome | None
     limits: tuple[str, ...] = ()  # why it is not better, in words (empty when good)
+    joining: tuple[str, ...] = ()  # of ``items``: those about to join (``extra``: a hire now)
 
     @property
     def playable(self) -> bool:
@@ -193,7 +194,8 @@ def card_reach(view: PlayerView, card_id: str, area: str | None, *, hires: int |
                                       tours=cards.tours)
     limits = () if outcome.rating.level == R.GOOD else _limits(view, card, pool, room, hires,
                                                               outcome)
-    return Reach(card_id, area, got_style, items, hired, cost, outcome, limits)
+    joining = tuple(i for i in items if i in dict(extra))
+    return Reach(card_id, area, got_style, items, hired, cost, outcome, limits, joining)
 
 
 def _limits(view: PlayerView, card: MusicCard, pool: _Pool, room: int | None, hires: int,
@@ -298,21 +300,26 @@ def short_name(view: PlayerView, card_id: str) -> str:
 
 
 def reach_words(view: PlayerView, r: Reach, *, name: bool = True) -> str:
-    """One short line: "S11 (title) with your 2 authentic instrumental + hire 1 authentic
-    vocal (150 G): good, +4 fame, 225 G"; or why nothing can play the card."""
+    """One short line: "S11 (Bach) with your 2 authentic instrumental, then hiring 1
+    authentic vocal (150 G): good, +4 fame, 225 G" ("with it + your ..." for an orchestra
+    about to be hired); or why nothing can play the card."""
     cards = view.cards
     head = short_name(view, r.card) if name else ""
     if r.outcome is None:
         return f"{head}: cannot be played: {r.limits[0]}" if head else \
             f"cannot be played: {r.limits[0]}"
+    own = [i for i in r.items if i not in r.joining]
     who = []
-    if r.items:
-        who.append(f"your {_count_words(cards, r.items)}")
+    if r.joining:
+        who.append("it")
+    if own:
+        who.append(f"your {_count_words(cards, own)}")
+    line = " + ".join(who)
     if r.hires:
-        who.append(f"hiring {_count_words(cards, r.hires)} ({r.hire_cost} G)")
+        hiring = f"hiring {_count_words(cards, r.hires)} ({r.hire_cost} G)"
+        line = f"{line}, then {hiring}" if line else hiring
     out = r.outcome
-    fame = f"{out.fame:+d} fame"
-    line = f"{' and '.join(who)}: {out.rating.level}, {fame}, {out.income} G"
+    line = f"{line}: {out.rating.level}, {out.fame:+d} fame, {out.income} G"
     return f"{head} with {line}" if head else f"with {line}"
 
 

@@ -136,19 +136,29 @@ def reach_note(view: PlayerView, decision: Decision, option: Any) -> str:
     best = playable[0]
     if decision.kind == "concert_card":
         return RCH.reach_words(view, best, name=False)
-    what = "with it, best" if decision.kind == "hire" else "best here"
-    return f"{what}: {RCH.reach_words(view, best)}"
+    words = f"best: {RCH.reach_words(view, best)}"
+    if decision.kind == "hire" and not best.joining:
+        words += " (it would not play in it this month)"
+    return words if decision.kind == "hire" else f"best here: {RCH.reach_words(view, best)}"
 
 
 def _basis(view: PlayerView, decision: Decision) -> str:
     """What the planner counted: the hand, the orchestras, the hires left and the money."""
     me = view.me
     hires = RCH.hires_left(view)
-    market = ("no hire before the concert" if decision.kind == "concert_card" or not hires
-              else f"up to {hires} hire(s) from this month's market (you have {me.money} G)")
+    if decision.kind == "hire":
+        market = (f"this hire and up to {hires} more from this month's market (you have "
+                  f"{me.money} G)" if hires else "this hire (no other before the concert)")
+    elif decision.kind == "concert_card" or not hires:
+        market = "no hire before the concert"
+    else:
+        market = f"up to {hires} hire(s) from this month's market (you have {me.money} G)"
     n = len(me.orchestras)
-    return (f"with your {len(view.hand)} card(s) in hand, your {n} "
-            f"orchestra{'s' if n != 1 else ''} and {market}")
+    where = ""
+    if decision.kind != "venue" and me.venue is not None:
+        where = f" at your venue, the {TOUR_NAMES.get(me.venue) or HALL_NAMES.get(me.venue, me.venue)},"
+    return (f"{where} with your {len(view.hand)} card(s) in hand, your {n} "
+            f"orchestra{'s' if n != 1 else ''} and {market}").strip()
 
 
 def reach_html(view: PlayerView, decision: Decision) -> str:
@@ -169,7 +179,7 @@ def reach_html(view: PlayerView, decision: Decision) -> str:
         label = (RCH.short_name(view, option) if decision.kind == "concert_card"
                  else escape(str(option)))
         cells = []
-        for r in found[:3]:
+        for r in found[:1]:  # the best card for this option
             if not r.playable:
                 cells.append(f"<span style='color:#b00'>{escape(RCH.reach_words(view, r))}"
                              "</span>")
@@ -177,16 +187,25 @@ def reach_html(view: PlayerView, decision: Decision) -> str:
             colour = {"good": "#2a7", "fair": "#c80", "poor": "#c33"}[r.rating or "poor"]
             why = f" title='{escape('; '.join(r.limits), quote=True)}'" if r.limits else ""
             text = RCH.reach_words(view, r, name=decision.kind != "concert_card")
+            if decision.kind == "hire" and not r.joining:
+                text += " (it would not play)"
             cells.append(f"<span{why} style='color:{colour}'>{escape(text)}</span>")
         best = "<br>".join(cells) or "<i>no card in hand</i>"
         rows.append(f"<tr data-option='{escape(str(option), quote=True)}'><td style="
-                    f"'padding:1px 6px;vertical-align:top'><b>{label}</b></td>"
+                    "'padding:1px 6px;vertical-align:top;white-space:nowrap'>"
+                    f"<b>{label}</b></td>"
                     f"<td style='padding:1px 6px'>{best}</td></tr>")
     if not rows:
         return ""
+    if decision.kind == "hire":  # the same month without this hire, to compare
+        base = RCH.area_reach(view, view.me.venue)
+        if base:
+            rows.insert(0, "<tr data-option=''><td style='padding:1px 6px;white-space:nowrap'>"
+                           "<i>no hire now</i></td><td style='padding:1px 6px;color:#555'>"
+                           f"{escape(RCH.reach_words(view, base[0]))}</td></tr>")
     return (f"<div class='reach-table' style='font-size:11.5px;margin:2px 0'>"
-            f"<b>What you can reach this month</b> ({escape(_basis(view, decision))}; rating, "
-            f"fame and income as the concert would be rated {rule_tag('RATE')} "
+            f"<b>What you can reach this month</b> ({escape(_basis(view, decision))}; the "
+            f"rating, fame and income the engine would give {rule_tag('RATE')} "
             f"{rule_tag('P3.TOUR')}):<table>{''.join(rows)}</table></div>")
 
 
@@ -310,7 +329,7 @@ def factor_words(view: PlayerView, card_id: str, out: scoring.ConcertOutcome,
         if exact_income != out.income:
             income += f" = {exact_income:g} G, rounded {rounding} to {E.MONEY_UNIT} G"
     else:
-        income = f"no income on the {name} (card {card.income} G)"
+        income = f"no income on the {name}: the card's {card.income} G is lost"
     return ", ".join(fame), income
 
 
@@ -375,8 +394,8 @@ def concert_preview_html(view: PlayerView, decision: Decision, chosen: Sequence[
             f"font-weight:bold'>{escape(r.level)}</span> with {_tens(brought[0])} "
             f"instrumentalists + {_tens(brought[1])} singers ({escape(style)}; needs "
             f"{_tens(r.required[0])} + {_tens(r.required[1])}) → fame "
-            f"<b class='preview-fame'>{fame_text(out.fame)}</b> ({escape(fame_how)}), income "
-            f"<b class='preview-income'>{out.income} G</b> ({escape(income_how)}) "
+            f"<b>{fame_text(out.fame)}</b> ({escape(fame_how)}), income "
+            f"<b>{out.income} G</b> ({escape(income_how)}) "
             f"{rule_tag('RATE')} {rule_tag('P3.TOUR')} {rule_tag('P4.CONCERT.4')}"
             f"<ul style='margin:2px 0;padding-left:18px;font-size:11.5px'>{reasons}</ul>"
             f"{over}</div>")
