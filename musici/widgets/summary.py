@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 _TABLE = "border-collapse:collapse;font-size:12.5px;margin:3px 0;line-height:1.25"
 _CELL = "padding:1px 5px;border-bottom:1px solid #e4e4e4;text-align:left;vertical-align:top"
 _UP, _DOWN = "#2a7", "#c33"
+_FIT = "max-width:100%;overflow-x:auto"  # a narrow column (JupyterLab's side panel) scrolls
 
 
 def _name(seat: int, names: Sequence[str] | None) -> str:
@@ -61,7 +62,8 @@ def month_summary_html(game: Game, month: int, names: Sequence[str] | None = Non
     and why (hover a cause for its rule)."""
     rows = month_summary(game, month)
     head = "".join(f"<th style='{_CELL}'>{h}</th>" for h in ("", "fame", "money", "why"))
-    return (f"<div class='month-summary' data-month='{month}'><b>Month {month} in brief</b> "
+    return (f"<div class='month-summary' data-month='{month}' style='{_FIT}'><b>Month {month} "
+            f"in brief</b> "
             f"{rule_tag('MONTH.3')}<table style='{_TABLE}'><tr>{head}</tr>"
             f"{''.join(_row(r, names) for r in rows)}</table></div>")
 
@@ -113,7 +115,7 @@ def score_sheet_html(game: Game, names: Sequence[str] | None = None) -> str:
     floor = (f"<div style='color:#666;font-size:11.5px'>Final fame never drops below 0 "
              f"{rule_tag('RULING-FAME-FLOOR')}; markers cost 1 fame each {rule_tag('END.5')}; "
              f"tied players share an award {rule_tag('END.6')}.</div>")
-    return (f"<div class='score-sheet'><b>Final score sheet</b>"
+    return (f"<div class='score-sheet' style='{_FIT}'><b>Final score sheet</b>"
             f"{_banner(sheet.winners, sheet.tie_break, fame_text(top.fame), names)}"
             f"<table class='sheet-table' style='{_TABLE}'><tr>{final_head}</tr>{''.join(rows)}"
             f"</table><details class='sheet-awards' open><summary style='cursor:pointer'>"
