@@ -130,8 +130,9 @@ class TerminalPlayer:
         self.shown = 0  # events printed so far
         self.month: int | None = None
         self.phase: str | None = None
-        seat = next(iter(sorted(self.humans)), None)
-        self.seat = seat if len(self.humans) == 1 else None  # whose private events to show
+        # Whose private events the log shows: one person's; with several people at one
+        # screen (hot seat) none, so no hand or secret bid is shown to the others.
+        self.seat = next(iter(self.humans)) if len(self.humans) == 1 else -1
 
     # ------------------------------------------------------------------ the log
     def show_events(self) -> None:
@@ -139,8 +140,7 @@ class TerminalPlayer:
         each month's end."""
         game = self.game
         for event in game.events[self.shown:]:
-            if event.kind in QUIET_KINDS or not (self.seat is None
-                                                 or event.visible_to(self.seat)):
+            if event.kind in QUIET_KINDS or not event.visible_to(self.seat):
                 continue
             if event.phase != "END" and event.month != self.month:
                 self.month = event.month

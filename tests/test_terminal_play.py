@@ -194,3 +194,17 @@ def test_human_in_players_is_played_in_the_terminal(monkeypatch, capsys) -> None
     assert res is not None
     assert {s: r[0] for s, r in sheet_rows(out).items()} == \
         {s: fame_text(f) for s, f in enumerate(res["fame"])}
+
+
+def test_the_log_shows_only_what_the_person_may_see() -> None:
+    game = Game(4, seed=3)
+
+    def log(humans: list[int]) -> str:
+        out = io.StringIO()
+        TerminalPlayer(game, humans, [f"seat {s}" for s in range(4)], stdin=io.StringIO(),
+                       stdout=out).show_events()
+        return out.getvalue()
+
+    alone = log([0])
+    assert "seat 0: dealt" in alone and "seat 1: dealt" not in alone
+    assert "dealt" not in log([0, 1])  # hot seat: nobody's hand in the shared log
