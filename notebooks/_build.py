@@ -117,7 +117,11 @@ WALKTHROUGH = [
     ## Playing with the stepper
 
     You are **seat 0**; the three bots are the *impresario* (fame first), the *merchant*
-    (money first) and the *collector* (discovery cards and restorations).
+    (money first) and the *collector* (discovery cards and restorations). The stepper opens
+    at your first decision (the bots seated before you have played). New to the game?
+    `GameStepper(tutorial=True)` plays a guided first month: at each of your decisions it
+    outlines the part of the board concerned, says what is decided and why, and introduces
+    each rule, in the rulebook's words, the first time it matters; then the game plays on.
 
     - **next** goes one decision on; **phase**, **month** and **end** let the bots play on to
       the next phase, the next month or the end. They stop whenever *you* must decide: an
