@@ -2,10 +2,14 @@
 
 :func:`review_game` replays a game (finished or not) from its seed and recorded answers; at
 each decision of the reviewed seat with more than one candidate answer it calls the one
-evaluation (:func:`musici.analysis.evaluation.evaluate`) from that seat's view, with the
-answer given added to the candidates, so the played answer is re-evaluated *in the same
-sampled worlds* as the alternatives (common random numbers). The drop is the paired
-difference of final win share, best answer minus played answer, with its 95 % interval.
+evaluation (:func:`musici.analysis.evaluation.evaluate`) from that seat's view in two
+stages. The *screen* plays every candidate answer, the answer given included, in the same
+8 sampled worlds (common random numbers) and finds the leader. When the leader is not the
+answer given and leads it, the *pair* of them is played in 32 fresh worlds, again both in
+the same worlds: fresh, because the leader of several noisy estimates is biased upward
+(the winner's curse), and only two answers, because a review must measure one difference
+well rather than all of them roughly. The drop is the paired difference of final win
+share, leader minus answer given, with its 95 % interval.
 
 Labels (of win share, the chance of winning the game, END.WIN), given only when the
 interval's *lower* bound clears the threshold, so luck of the sampled worlds is not
@@ -34,8 +38,8 @@ from musici.engine import Game
 from musici.ruletext import rule_text
 
 TOP = 5
-REVIEW_WORLDS = 16  # the most worlds per decision (racing stops earlier when clear)
-REVIEW_MIN_WORLDS = 8
+REVIEW_WORLDS = 32  # fresh worlds measuring the drop from the screen's leader to the answer
+REVIEW_MIN_WORLDS = 8  # worlds screening every answer
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
 LABELS: tuple[tuple[str, float], ...] = (("blunder", BLUNDER), ("mistake", MISTAKE),
                                          ("inaccuracy", INACCURACY))
@@ -66,6 +70,7 @@ class Mistake:
     drop: float  # win share, best - chosen, paired over the same worlds
     drop_low: float
     drop_high: float
+    screen: Evaluation | None = None  # every answer on the first worlds (None: as estimates)
 
     @property
     def chosen_value(self) -> float:
@@ -85,7 +90,7 @@ class Mistake:
 
     @property
     def options(self) -> int:
-        return len(self.estimates.options)
+        return len((self.screen or self.estimates).options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,11 +167,16 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                 progress: Callable[[int, int], None] | None = None) -> Review:
     """Every decision of ``seat`` in ``game`` with more than one candidate answer (of
     ``kinds``, default all; at ``steps``, default every step), evaluated and labelled
-    (module doc); ``progress(done, total)`` after each step replayed."""
+    (module doc): ``min_worlds`` worlds screen every answer, ``worlds`` fresh worlds
+    measure the drop from the screen's leader to the answer given.
+    ``progress(done, total)`` after each step replayed."""
     if not 0 <= seat < game.n:
         raise ValueError(f"no seat {seat} in a {game.n}-player game")
     if type(worlds) is not int or worlds < 1:
         raise ValueError(f"worlds must be a positive integer, got {worlds!r}")
+    if type(min_worlds) is not int or min_worlds < 1:
+        raise ValueError(f"min_worlds must be a positive integer, got {min_worlds!r}")
+    screen_worlds = min(min_worlds, worlds)
     replay = _replay_start(game)
     total = sum(1 for _ in game.answers)
     out: list[Mistake] = []
@@ -179,15 +189,24 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                 steps is None or step in steps) and (
                 d.space != "choice" or len(d.options) > 1):
             view = replay.view(seat)
-            ev = evaluate(view, d, seed=f"review:{game.seed}:{step}", extra=(answer,),
-                          min_worlds=min(min_worlds, worlds), max_worlds=worlds)
-            if len(ev.options) > 1:
+            screen = evaluate(view, d, seed=f"review:{game.seed}:{step}", extra=(answer,),
+                              min_worlds=screen_worlds, max_worlds=screen_worlds)
+            if len(screen.options) > 1:
                 chosen = d.normalize(answer)
-                best = ev.options[0].answer
-                drop, low, high = ((0.0, 0.0, 0.0) if best == chosen
-                                   else ev.gap(best, chosen))
+                best = screen.options[0].answer
+                ev = screen
+                drop, low, high = (0.0, 0.0, 0.0)
+                if best != chosen and screen.gap(best, chosen)[0] > 0:
+                    # Fresh worlds for the pair: the screen's leader is the best of several
+                    # noisy estimates (biased up); new worlds measure its drop fairly.
+                    ev = evaluate(view, d, seed=f"review-pair:{game.seed}:{step}",
+                                  candidates=(best, chosen), min_worlds=worlds,
+                                  max_worlds=worlds)
+                    drop, low, high = ev.gap(best, chosen)
+                    if drop < 0:  # the fresh worlds disagree with the screen: no drop
+                        best, drop, low, high = chosen, 0.0, 0.0, 0.0
                 out.append(Mistake(step, replay.month, replay.phase, d.kind, d.rule, chosen,
-                                   best, label_for(low), ev, drop, low, high))
+                                   best, label_for(low), ev, drop, low, high, screen))
                 mine = ev.value_of(chosen)
                 curve.append(CurvePoint(step, replay.month, mine.win_share, mine.win_low,
                                         mine.win_high))
