@@ -84,3 +84,12 @@ def test_bad_rulings_and_readings_are_named():
         default_words("RULING-NOPE")
     with pytest.raises(RuleOptionError, match=r"'sometimes'.*'zero-can-win'"):
         reading_words("RULING-MEDIA-ZERO", "sometimes")
+
+
+def test_reading_html_states_the_shown_games_reading():
+    from musici.widgets.words import reading_html
+
+    assert reading_html("RULING-FAME-FLOOR").startswith("fame never drops below 0 <span")
+    floorless = RuleSet.from_options({"RULING-FAME-FLOOR": "none"})
+    html = reading_html("RULING-FAME-FLOOR", floorless)
+    assert html.startswith("fame may drop below 0 ") and ">RULING-FAME-FLOOR</span>" in html

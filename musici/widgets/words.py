@@ -1,5 +1,5 @@
 """Small pieces of player language shared by the stepper's panels: rule ids with their
-text on hover, fame as mixed numbers."""
+text on hover, a ruling's reading in words, fame as mixed numbers."""
 
 from __future__ import annotations
 
@@ -7,9 +7,13 @@ import re
 from fractions import Fraction
 from functools import lru_cache
 from html import escape
+from typing import TYPE_CHECKING
 
 from musici.analysis.hints import fame_text
-from musici.ruletext import UnknownRuleError, rule_text
+from musici.ruletext import UnknownRuleError, default_words, rule_text
+
+if TYPE_CHECKING:
+    from musici.rules import RuleSet
 
 _RULE = ("<span class='rule-id' title='{title}' style='font-family:monospace;font-size:11px;"
          "background:#f2f2f2;padding:0 3px;border-radius:3px;cursor:help'>{id}</span>")
@@ -30,6 +34,13 @@ def rule_tag(rule_id: str) -> str:
     return _RULE.format(title=escape(rule_title(rule_id), quote=True), id=escape(rule_id))
 
 
+def reading_html(ruling: str, rules: RuleSet | None = None, *, short: bool = True) -> str:
+    """The reading of ``ruling`` that ``rules`` plays (the defaults if None), in words, with
+    the ruling's tag: a note that states a rule ("fame never drops below 0") reads it here,
+    so it says what the shown game plays, never a default by hand."""
+    return f"{escape(default_words(ruling, rules, short=short))} {rule_tag(ruling)}"
+
+
 def strip_rule(text: str, rule: str) -> str:
     """``describe_event``'s line without its trailing ``[rule]`` (shown as a tag instead)."""
     suffix = f" [{rule}]"
@@ -45,5 +56,5 @@ def mixed_numbers(text: str) -> str:
     return _FRACTION.sub(lambda m: fame_text(Fraction(int(m[1]), int(m[2]))), text)
 
 
-__all__ = ["FRACTION_KINDS", "fame_text", "mixed_numbers", "rule_tag", "rule_title",
-           "strip_rule"]
+__all__ = ["FRACTION_KINDS", "fame_text", "mixed_numbers", "reading_html", "rule_tag",
+           "rule_title", "strip_rule"]
