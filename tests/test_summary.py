@@ -153,3 +153,63 @@ def test_standings_rows_read_as_a_person_writes_them(game: Game) -> None:
     for r in rows:
         assert r["fame"] == fame_text(res["fame"][r["seat"]])
         assert r["winner"] == ("winner" if r["seat"] in res["winners"] else "")
+
+
+# ---------------------------------------------------------------------------- in a browser
+BROWSER_BOTS = ("greedy", "greedy", "greedy", "random")
+BROWSER_SEED = 5
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_score_sheet_in_the_browser_equals_game_results(tmp_path_factory) -> None:
+    """Voila + Chromium at 1280x720: press **end** on a stepper of bots; the page's score
+    sheet shows every END award with its rule id and the final fame and money of
+    ``game.results`` (the same seed and bots played here). ~30 s; run with ``-m slow``."""
+    import nbformat
+    import test_browser as tb
+
+    if tb.missing_pieces():
+        pytest.skip("needs " + "; ".join(tb.missing_pieces()))
+    from playwright.sync_api import sync_playwright
+
+    home = tmp_path_factory.mktemp("voila-summary")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "from musici.widgets import GameStepper\n"
+        f"GameStepper(players={BROWSER_BOTS!r}, seed={BROWSER_SEED})")]
+    notebook = home / "summary.ipynb"
+    nbformat.write(nb, notebook)
+    game = Game(4, seed=BROWSER_SEED).play([make_strategy(b) for b in BROWSER_BOTS])
+    res = game.results
+    assert res is not None
+    with tb.serve_voila(notebook, home, home, "") as voila, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=tb.CHROMIUM, args=tb.CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.set_default_timeout(60_000)
+            page.goto(voila.url, wait_until="commit", timeout=120_000)
+            page.wait_for_selector(".game-stepper .end-btn", timeout=120_000)
+            page.click(".game-stepper .end-btn")
+            sheet = page.wait_for_selector(".game-stepper .summary-view .score-sheet",
+                                           timeout=180_000)
+            assert sheet is not None
+            rules = [r.get_attribute("data-rule")
+                     for r in page.query_selector_all(".score-sheet .award-row")]
+            assert rules == [a["rule"] for a in res["awards"]]
+            for award, row in zip(res["awards"], page.query_selector_all(
+                    ".score-sheet .award-row"), strict=True):
+                assert award["rule"] in row.inner_text()
+                assert f"+{fame_text(award['share'])}" in row.inner_text()
+            for s in range(4):
+                row = page.query_selector(f".score-sheet .sheet-row[data-seat='{s}']")
+                assert row is not None
+                assert row.query_selector(".final-fame").inner_text() == fame_text(res["fame"][s])
+                assert row.query_selector(".final-money").inner_text() == f"{res['money'][s]} G"
+            banner = page.query_selector(".score-sheet .winner-banner")
+            assert banner is not None and banner.is_visible()
+            box = banner.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1280
+            sheet.screenshot(path=str(tmp_path_factory.getbasetemp() / "score-sheet.png"))
+        finally:
+            browser.close()
