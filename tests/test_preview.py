@@ -162,3 +162,75 @@ def test_the_sample_covered_every_factor() -> None:
         for i in range(len(COMBOS)):
             _play_and_check(i)
     _assert_covered()
+
+
+# ---------------------------------------------------------------- the words, one by one
+def _to_decision(seed: int, kind: str, month: int, venue: str | None = None) -> Game:
+    """Seat 0's first ``kind`` decision from ``month`` (seat 0 playing greedy, booking
+    ``venue`` from ``month`` on when it is free; seats 1-3 greedy, impresario, merchant:
+    the positions of the screenshots in artifacts/preview*.png)."""
+    game = Game(4, seed=seed)
+    bots: list[Bot] = [greedy_strategy, greedy_strategy, Impresario(), Merchant()]
+    while game.decision is not None:
+        d = game.decision
+        if d.player == 0 and d.kind == kind and game.month >= month:
+            return game
+        answer = bots[d.player](game.view(d.player), d)
+        if d.player == 0 and d.kind == "venue" and venue in d.options and game.month >= month:
+            answer = venue
+        game.answer(answer)
+    raise AssertionError(f"no {kind} decision of seat 0 from month {month}")
+
+
+@pytest.mark.rules("P3.TOUR", "P3.TOUR.4", "RULING-ROUNDING")
+def test_the_preview_names_the_tour_multiplier_the_rounding_and_the_lost_income() -> None:
+    """The learner's report: "fame 4 (card 3), income 0 G" without the ×1.5, the rounding
+    or the lost income. Now every factor is named, as the engine then records it."""
+    game = _to_decision(6, "concert_orchestras", 3, venue="small-academic")
+    view, d = game.view(0), game.decision
+    assert d is not None and view.me.venue == "small-academic"
+    lineup = d.normalize(greedy_strategy(view, d))
+    html = P.concert_preview_html(view, d, lineup)
+    text = re.sub(r"<[^>]+>", "", html)
+    assert "fame 4 (card 3 for a fair concert, 3 ×1.5 on the small academic tour = 4.5, " \
+           "rounded toward zero)" in text, text
+    assert "income 0 G (no income on the small academic tour: the card's 360 G is lost)" \
+        in text.replace("&#x27;", "'"), text
+    assert "4.5 fame rounded toward zero to 4" in text  # the explanation's own line
+    game.answer(lineup)
+    concert = next(e for e in reversed(game.events) if e.kind == "concert").data
+    assert (concert["fame"], concert["income"]) == (4, 0)
+
+
+def test_the_venue_options_say_what_the_hand_reaches_there() -> None:
+    game = _to_decision(3, "venue", 2)
+    view, d = game.view(0), game.decision
+    assert d is not None
+    notes = {a: P.option_note(view, d, a)[0] for a in d.options}
+    assert "best here: S19 (Gluck) with your 2 modern instrumental, then hiring 2 modern " \
+           "vocal (200 G): good, +12 fame, 0 G" in notes["large-academic"]
+    assert "fair, +3 fame, 360 G" in notes["university"]
+    assert "The best concert each area lets you give" in P.decision_help(view, d)
+    # the learner's case: no orchestra and no money for one: said, not shown as a concert
+    p = game.players[0]
+    p.orchestras.clear()
+    p.money = 0
+    for area in d.options:
+        assert "nothing playable here" in P.option_note(game.view(0), d, area)[0]
+
+
+def test_the_card_and_hire_decisions_show_each_options_concert() -> None:
+    game = _to_decision(6, "concert_card", 3, venue="small-academic")
+    view, d = game.view(0), game.decision
+    assert d is not None
+    table = P.decision_help(view, d)
+    assert "reach-table" in table and "the small academic tour" in table
+    for card in d.options:
+        assert f"data-option='{card}'" in table
+    assert "fair, +4 fame, 0 G" in P.option_note(view, d, "S19")[0]
+    game = _to_decision(3, "hire", 2)
+    view, d = game.view(0), game.decision
+    assert d is not None
+    table = P.decision_help(view, d)
+    assert "no hire now" in table and all(f"data-option='{o}'" in table for o in d.options)
+    assert "(it would not play)" in table  # an authentic orchestra for a modern line-up

@@ -170,8 +170,9 @@ def _brute_best(view: PlayerView, card_id: str, area: str | None) -> int:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_best_line_up_is_the_best_there_is(seed: int) -> None:
-    """Against every subset of the seat's orchestras (no hires): the reach's fame is the
-    most any line-up gives, in every hall and tour, for every card in hand."""
+    """Against every subset of the seat's orchestras (no hires), some with dissent markers:
+    the reach's fame is the most any line-up gives, in every hall and tour, for every card
+    in hand."""
     game = Game(4, seed=seed, rules=RuleSet.from_options({"RULING-STYLE": "best-of-card"}))
     rng = random.Random(seed)
     compared = 0
@@ -179,13 +180,21 @@ def test_the_best_line_up_is_the_best_there_is(seed: int) -> None:
         d = game.decision
         view = game.view(d.player)
         if d.kind == "venue" and view.me.orchestras and rng.random() < 0.5:
+            marked = game.clone()  # more orchestras, some with dissent markers (RATE.FAIR.3,
+            seat = marked.players[d.player]  # RATE.POOR.4): enough to staff a card
+            seat.orchestras += [marked.orchestra_deck.pop() for _ in range(4)
+                                if marked.orchestra_deck]
+            for o in seat.orchestras:
+                if rng.random() < 0.4:
+                    seat.markers[o] = rng.choice((1, 2))
+            view = marked.view(d.player)
             for area in (None, *E.AREAS):
                 for c in view.hand:
                     r = RCH.card_reach(view, c, area, hires=0)
                     assert r.outcome is not None
                     assert r.outcome.total == _brute_best(view, c, area), (seed, c, area)
                     compared += 1
-        game.answer(greedy_strategy(view, d))
+        game.answer(greedy_strategy(game.view(d.player), d))
     assert compared > 20
 
 
