@@ -261,6 +261,8 @@ def _numbers(rules: RuleSet) -> list[tuple[str, re.Pattern[str], int | str]]:
         rent, tens = E.HALLS[area]
         out.append((f"P3.HALL {area} rent", re.compile(
             rf"\| {name}[^|]*\| (\d+) G|{name} \d+(?: musicians)? \((\d+) G"), rent))
+        out.append((f"P3.HALL {area} rent in words (guard)", re.compile(
+            rf"\b{area}(?:'s)? (\d+) G\b", re.I), rent))
         out.append((f"P3.HALL {area} capacity", re.compile(
             rf"\| {name}[^|]*\|[^|]*\| (\d+)|{name} (\d+)(?: musicians)? \("), tens * 10))
     for tour, (money, fame, _, _) in E.TOURS.items():
@@ -443,9 +445,10 @@ def test_the_readme_play_example_changes_the_game():
         "the ruling changes the final standings")
 
 
-@pytest.mark.parametrize("what", [w for w, _, _ in _numbers(RuleSet())])
+@pytest.mark.parametrize("what", [w for w, _, _ in _numbers(RuleSet()) if "(guard)" not in w])
 def test_every_number_the_check_knows_is_stated_somewhere(what):
-    # A pattern that matches no sentence checks nothing: each must read at least one.
+    # A pattern that matches no sentence checks nothing: each must read at least one (a
+    # "(guard)" pattern only watches for a way of writing that may come).
     [pattern] = [p for w, p, _ in _numbers(RuleSet()) if w == what]
     assert any(pattern.search(s) for _, text in texts() for s in sentences(text)), what
 
