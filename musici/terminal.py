@@ -36,6 +36,7 @@ _TAG = re.compile(r"<[^>]+>")
 _BREAK = re.compile(r"<(?:br|/li|/div|/ul|/ol)\s*/?>", re.I)
 _FRACTION = re.compile(r"(?<![\d/])(-?\d+)/(\d+)(?![\d/])")
 _FRACTION_KINDS = frozenset({"award", "final", "marker_penalty"})
+_NUMBER = re.compile(r"[0-9]{1,9}")  # ASCII digits only: "²" and "٣" are not answers
 
 
 def _isatty(stream: IO[str]) -> bool:
@@ -219,7 +220,7 @@ class TerminalPlayer:
             self.say(f"  {i}) {self._label(view, option)}{tail}")
         while True:
             typed = self._read(f"choose 1-{len(d.options)} (or type the option): ")
-            if typed.isdigit() and 1 <= int(typed) <= len(d.options):
+            if _NUMBER.fullmatch(typed) and 1 <= int(typed) <= len(d.options):
                 return d.options[int(typed) - 1]
             match = [o for o in d.options if str(o).lower() == typed.lower()]
             if match:
@@ -232,8 +233,10 @@ class TerminalPlayer:
         while True:
             typed = self._read(f"amount from {d.lo} to {d.hi}{step} G: ")
             try:
+                if not _NUMBER.fullmatch(typed):
+                    raise ValueError(typed)
                 return d.normalize(int(typed))
-            except ValueError as exc:  # IllegalAnswer is a ValueError, as is int("x")
+            except ValueError as exc:  # IllegalAnswer is a ValueError
                 why = str(exc) if isinstance(exc, IllegalAnswer) else "not a whole number"
                 self.say(f"  not an answer: {typed!r} ({why}); type a whole number from "
                          f"{d.lo} to {d.hi}{step}")
@@ -255,7 +258,10 @@ class TerminalPlayer:
             words = typed.lstrip("?").replace(",", " ").split()
             if words == ["-"]:
                 words = []
-            if not all(w.isdigit() and 1 <= int(w) <= len(d.items) for w in words):
+            elif not words:  # a stray Enter is not "none"
+                self.say("  type the numbers of your choice, or '-' for none")
+                continue
+            if not all(_NUMBER.fullmatch(w) and 1 <= int(w) <= len(d.items) for w in words):
                 self.say(f"  not an answer: {typed!r}; type numbers from 1 to {len(d.items)} "
                          "separated by spaces, or '-' for none")
                 continue

@@ -69,10 +69,11 @@ def test_a_whole_game_from_a_script_of_answers(n: int, seed: int) -> None:
     players = ",".join(["random"] * n)
     # two wrong answers first: re-asked with a clear message, then the script goes on
     done = run(["--human", "0", "--players", players, "--seed", str(seed)],
-               "\n".join(["nonsense", "0", *lines]) + "\n")
+               "\n".join(["nonsense", "0", "²", *lines]) + "\n")
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout
     assert out.count("not an answer: 'nonsense'") == 1 and "not an answer: '0'" in out
+    assert "not an answer: '²'" in out
     assert f"({game.step} decisions)" in out
     assert out.count(">>> seat 0 (you), your decision:") == len(lines)
     res = game.results
@@ -129,9 +130,10 @@ def test_amounts_and_sets_are_asked_again_until_legal() -> None:
     wrong = d.lo + 1 if d.step > 1 else d.hi + 1
     out = io.StringIO()
     player = TerminalPlayer(game, [0], [f"seat {s}" for s in range(4)],
-                            stdin=io.StringIO(f"lots\n{wrong}\n{d.lo}\n"), stdout=out)
+                            stdin=io.StringIO(f"lots\n{wrong}\n²\n{'9' * 5000}\n{d.lo}\n"),
+                            stdout=out)
     assert player.ask(d) == d.lo
-    assert out.getvalue().count("not an answer") == 2
+    assert out.getvalue().count("not an answer") == 4
     with pytest.raises(StdinClosed):
         TerminalPlayer(game, [0], ["a", "b", "c", "d"], stdin=io.StringIO(""),
                        stdout=io.StringIO()).ask(d)
