@@ -90,3 +90,11 @@ def test_own_concert_in_since_is_folded_too(game: Game) -> None:
     assert "<details open><summary>why</summary>" in own
     head = own.split("<details class='why-failed'")[0]
     assert "does not hold" not in head
+
+
+def test_teacher_view_opens_only_the_latest_concerts_why(game: Game) -> None:
+    html = since_html(game, 0, None)
+    concerts = html.count("class='since-line own-concert'")
+    assert concerts > 1
+    assert html.count("<details open><summary>why</summary>") == 1
+    assert html.count("<details><summary>why</summary>") == concerts - 1

@@ -41,7 +41,10 @@ def _line(e: Event, game: Game) -> str:
     return f"{escape(event_line(e, game))} {rule_tag(e.rule)}"
 
 
-def _groups(shown: Sequence[tuple[int, Event]], game: Game, seat: int | None) -> str:
+def _groups(shown: Sequence[tuple[int, Event]], game: Game, seat: int | None,
+            latest: int | None) -> str:
+    """The events under month and phase headings; ``latest``: the index of the concert
+    whose "why" is open in the teacher view."""
     groups: list[tuple[tuple[int, str], list[str]]] = []
     for index, e in shown:
         key = (e.month, e.phase)
@@ -52,7 +55,8 @@ def _groups(shown: Sequence[tuple[int, Event]], game: Game, seat: int | None) ->
             lines = explain_event(e, game.cards, game.rules, events=game.events[:index + 1])
             groups[-1][1].append(
                 f"<li class='since-line own-concert' style='{_OWN}'><b>{_line(e, game)}</b>"
-                f"<details open><summary>why</summary>{lines_html(lines)}</details></li>")
+                f"<details{' open' if seat is not None or index == latest else ''}>"
+                f"<summary>why</summary>{lines_html(lines)}</details></li>")
         else:
             groups[-1][1].append(f"<li class='since-line'>{_line(e, game)}</li>")
     body = []
@@ -74,14 +78,16 @@ def since_html(game: Game, start: int, seat: int | None, *, title: str = "") -> 
     """Events ``game.events[start:]`` that ``seat`` may see (all in the teacher view): the
     latest :data:`LATEST` open, earlier ones folded in a closed ``<details>``.
 
-    ``seat``'s concerts (every concert in the teacher view) are highlighted with their
-    explanation open."""
+    ``seat``'s concerts are highlighted with their explanation open (in the teacher view
+    every concert is highlighted, the latest one's explanation open)."""
     events = game.events[start:]
     shown = [(start + i, e) for i, e in enumerate(events)
              if (seat is None or e.visible_to(seat)) and e.kind not in QUIET_KINDS]
     head = f"<b>{escape(title or 'Since you last decided')}</b>"
     if not shown:
         return (f"<div class='musici-since'>{head} <i>— nothing happened yet</i></div>")
+    # In the teacher view every concert is highlighted; only the latest one's "why" is open.
+    concert = max((i for i, e in shown if e.kind == "concert"), default=None)
     latest, earlier = shown[-LATEST:], shown[:-LATEST]
     folded = ""
     if earlier:
@@ -90,9 +96,9 @@ def since_html(game: Game, start: int, seat: int | None, *, title: str = "") -> 
                  f"shown (the table and the why? tab have them)</div>" if lost else "")
         folded = (f"<details class='since-earlier'><summary style='cursor:pointer;color:#555'>"
                   f"{len(earlier)} earlier event(s), {_span(earlier)}</summary>{older}"
-                  f"{_groups(earlier[lost:], game, seat)}</details>")
+                  f"{_groups(earlier[lost:], game, seat, concert)}</details>")
     return (f"<div class='musici-since' style='font-size:12.5px;line-height:1.35'>{head}"
-            f"{folded}{_groups(latest, game, seat)}</div>")
+            f"{folded}{_groups(latest, game, seat, concert)}</div>")
 
 
 __all__ = ["LATEST", "event_line", "since_html"]
