@@ -168,6 +168,18 @@ def test_the_board_at_game_over_shows_the_final_fame() -> None:
     assert shown == [fame_text(f) for f in fames]
 
 
+def test_a_chart_shown_after_stepping_starts_from_the_game_shown() -> None:
+    # The stepper opens at the human decision (bots played before the page shows it) and a
+    # notebook may advance a stepper before displaying it: the state a page starts from
+    # must be the game shown, END stars included, not the chart as first built.
+    stepper = GameStepper(players=("greedy", "greedy", "greedy", "random"), seed=5)
+    stepper.advance("end")
+    data = stepper.fame.widget._widget_data
+    final = next(t for t in data if t["name"] == "final (END)")
+    assert final["y"] == [float(Fraction(f)) for f in stepper.game.results["fame"]]
+    assert [t["y"] for t in data[:4]] == [list(t.y) for t in stepper.fame.widget.data[:4]]
+
+
 @pytest.mark.parametrize("value", [Fraction(n, d) for n in (-7, -1, 0, 1, 5, 69, 70)
                                    for d in (1, 2, 3, 4, 5, 6)])
 def test_the_boards_mixed_numbers_agree_with_fame_text(value: Fraction) -> None:

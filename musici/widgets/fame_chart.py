@@ -17,6 +17,7 @@ symbol; the hover text gives the seat and its fame. The chart fills its containe
 
 from __future__ import annotations
 
+from copy import deepcopy
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -50,14 +51,16 @@ class FameChart:
             figure.data[s].line.dash = DASHES[s % len(DASHES)]
             figure.data[s].marker.symbol = SYMBOLS[s % len(SYMBOLS)]
             figure.data[s].marker.size = 6
-        # No fixed width: the figure takes its container's width; the legend is a row
-        # between the title and the plot (inside the figure, clear of the threshold notes),
-        # so nothing is cut off on a narrow page.
-        figure.update_layout(height=340, width=None, autosize=True,
-                             title={"x": 0.01, "y": 0.97, "font": {"size": 14}},
-                             margin={"t": 64, "b": 36, "l": 44, "r": 8},
-                             legend={"orientation": "h", "x": 0, "y": 1.02, "xanchor": "left",
-                                     "yanchor": "bottom", "font": {"size": 10}})
+        # No fixed width: the figure takes its container's width; the legend is a row (or
+        # two) under the plot, inside the figure and clear of the title and the threshold
+        # notes, so nothing is cut off on a narrow page.
+        figure.update_layout(height=380, width=None, autosize=True,
+                             title={"x": 0.01, "font": {"size": 14}},
+                             margin={"t": 36, "b": 30, "l": 44, "r": 8},
+                             legend={"orientation": "h", "x": 0, "y": -0.16, "xanchor": "left",
+                                     "yanchor": "top", "font": {"size": 10}})
+        # Room right of the END stars, so none is clipped on a narrow chart.
+        figure.update_xaxes(range=[0.8, game.rules.months + 1.6])
         self.widget = go.FigureWidget(figure)
         self._final = next(i for i, t in enumerate(self.widget.data) if t.name == FINAL)
         self.widget.add_class("fame-chart")
@@ -91,6 +94,10 @@ class FameChart:
                 final.y = [float(Fraction(f)) for f in fames]
                 final.hovertext = [f"<b>{self.names[s]}</b> final fame {fame_text(fames[s])}"
                                    for s in range(game.n)]
+        # A view that connects later (a stepper advanced before it is shown, a reloaded page)
+        # starts from ``_widget_data``, which plotly sets only when built or displayed on its
+        # own, not as a child of a box: the updates above would be lost to it.
+        self.widget._widget_data = deepcopy(self.widget._data)
 
 
 __all__ = ["FameChart"]

@@ -362,7 +362,8 @@ class GameStepper:
         self.timeline.add_class("phase-timeline")
         self.status = widgets.HTML()
         self.status.add_class("status-view")
-        self.tutorial_view = widgets.HTML()  # the guided first month's words
+        # the guided first month's words; full width, so its board close-up can scale
+        self.tutorial_view = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.tutorial_view.add_class("tutorial-view")
         self.table = widgets.HTML()
         self.table.add_class("table-view")
@@ -372,7 +373,7 @@ class GameStepper:
         self.since.add_class("since-view")
         self.summary_view = widgets.HTML()  # the month summary, or the score sheet at the end
         self.summary_view.add_class("summary-view")
-        self.board = widgets.HTML()
+        self.board = widgets.HTML(layout=widgets.Layout(width="100%"))  # the SVG scales to it
         self.board.add_class("board-view")
         self.hints = widgets.HTML()
         self.hints.add_class("hints-view")
@@ -416,7 +417,8 @@ class GameStepper:
                                                                        min_width="320px"))
         top = widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap",
                                                                  align_items="flex-start"))
-        board_box = widgets.Box([self.board], layout=widgets.Layout(overflow="auto"))
+        board_box = widgets.Box([self.board], layout=widgets.Layout(overflow="auto",
+                                                                    width="100%"))
         why_box = widgets.VBox([self.events, self.why_select, self.why_view])
         self.tabs = widgets.Tab(children=[board_box, widgets.Box([self.table], layout=
                                                                    widgets.Layout(overflow="auto")),

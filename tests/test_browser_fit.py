@@ -1,0 +1,108 @@
+"""The stepper fits common screens (issue 21 item 4), in a real browser.
+
+Voila serves two steppers: one where seat 0 (a person) must decide, and a finished game of
+bots. At 1280×720 and at 900×720 (the width JupyterLab leaves a notebook on a 1280 px
+screen with the file browser open), the board, the decision box, the fame chart and the
+chart's END stars must lie inside the page's width, the page must not scroll sideways,
+and the board of the finished game shows the final fame (after the END awards).
+
+The Voila, browser and tool checks are those of ``test_browser.py`` (imported, so the
+modules skip or fail alike). Screenshots go to ``artifacts/``: ``stepper-1280x720.png``,
+``stepper-900x720.png``, ``stepper-end-1280x720.png``, ``stepper-end-900x720.png``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import nbformat
+import pytest
+import test_browser as tb
+from test_browser import Voila
+from test_browser_tutorial import notebook, open_page, shot
+
+browser_deps = tb.browser_deps
+chromium = tb.browser
+
+PLAY = ".game-stepper.play-stepper"
+DONE = ".game-stepper.done-stepper"
+SOURCE = """from musici.widgets import GameStepper
+play = GameStepper(players=("human", "greedy", "greedy", "random"), seed=5)
+play.widget.add_class("play-stepper")
+done = GameStepper(players=("greedy", "greedy", "greedy", "random"), seed=5)
+done.advance("end")
+done.widget.add_class("done-stepper")
+from ipywidgets import VBox
+VBox([play.widget, done.widget])"""
+
+# Every END star as drawn, and the plot area it must lie in.
+STARS = """el => {
+    const shown = el._fullData.filter(t => t.visible === true);
+    const i = shown.findIndex(t => t.name === 'final (END)');
+    const trace = el.querySelectorAll('.scatterlayer g.trace')[i];
+    const box = r => ({left: r.left, top: r.top, right: r.right, bottom: r.bottom});
+    return {
+        stars: trace ? [...trace.querySelectorAll('.points path')].map(
+            p => box(p.getBoundingClientRect())) : [],
+        plot: box(el.querySelector('.nsewdrag').getBoundingClientRect())};
+}"""
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def voila(browser_deps: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Voila]:
+    home = tmp_path_factory.mktemp("voila-fit")
+    target = home / "fit.ipynb"
+    nbformat.write(notebook(SOURCE), target)
+    with tb.serve_voila(target, home, home, "") as server:
+        yield server
+
+
+def inside(box: dict[str, float] | None, width: int, what: str) -> None:
+    assert box is not None, f"{what} is not drawn"
+    assert box["x"] >= -0.5 and box["x"] + box["width"] <= width + 0.5, (
+        f"{what} spans x {box['x']:.0f}–{box['x'] + box['width']:.0f}, the page is {width} px")
+
+
+@pytest.mark.parametrize("width", [1280, 900])
+def test_the_stepper_fits_the_page(chromium: Any, voila: Voila, width: int) -> None:
+    viewport = {"width": width, "height": 720}
+    page = open_page(chromium, voila, [f"{PLAY} .human-controls .answer-btn",
+                                       f"{PLAY} .board-view svg", f"{DONE} .fame-chart"],
+                     viewport=viewport)
+    try:
+        shot(page, f"stepper-{width}x720.png")
+        inside(page.locator(f"{PLAY} .human-controls").bounding_box(), width, "decision box")
+        board = page.locator(f"{PLAY} .board-view svg.musici-board").bounding_box()
+        inside(board, width, "board")
+        assert board["width"] >= 0.75 * width, f"the board is drawn {board['width']:.0f} px wide"
+        inside(page.locator(f"{PLAY} .fame-chart.js-plotly-plot").bounding_box(), width,
+               "fame chart")
+        for css in (f"{PLAY} .fame-chart .legend", f"{DONE} .fame-chart .legend"):
+            inside(page.locator(css).bounding_box(), width, "chart legend")
+        overflow = page.evaluate("""() => [...document.querySelectorAll('*')]
+            .filter(e => e.scrollWidth > e.clientWidth + 1 &&
+                         getComputedStyle(e).overflowX === 'visible' &&
+                         e.getBoundingClientRect().right > innerWidth + 1).length""")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, overflow
+        # the finished game: the END stars inside the plot and the page, final fame on board
+        chart = page.locator(f"{DONE} .fame-chart.js-plotly-plot")
+        chart.scroll_into_view_if_needed()
+        page.wait_for_function(f"() => ({STARS})(document.querySelector("
+                               f"'{DONE} .fame-chart.js-plotly-plot')).stars.length === 4")
+        drawn = chart.evaluate(STARS)
+        plot = drawn["plot"]
+        for star in drawn["stars"]:
+            assert plot["left"] - 1 <= star["left"] and star["right"] <= plot["right"] + 1, (
+                star, plot)
+            assert star["left"] >= 0 and star["right"] <= width, star
+            assert star["top"] >= 0 and star["bottom"] <= viewport["height"], star
+        shot(page, f"stepper-end-{width}x720.png")
+        numbers = page.locator(f"{DONE} .board-view .seat-numbers").evaluate_all(
+            "els => els.map(e => e.textContent)")  # SVG text: no innerText
+        assert len(numbers) == 4 and all(t.startswith("final fame") for t in numbers), numbers
+        assert page.page_errors == [], page.page_errors
+    finally:
+        page.context.close()
