@@ -190,6 +190,8 @@ def test_the_preview_names_the_tour_multiplier_the_rounding_and_the_lost_income(
     view, d = game.view(0), game.decision
     assert d is not None and view.me.venue == "small-academic"
     lineup = d.normalize(greedy_strategy(view, d))
+    help_text = re.sub(r"<[^>]+>", "", P.decision_help(view, d))
+    assert "Best line-up here: O09, O04, O11 (modern): fair, +4 fame, 0 G" in help_text
     html = P.concert_preview_html(view, d, lineup)
     text = re.sub(r"<[^>]+>", "", html)
     assert "fame 4 (card 3 for a fair concert, 3 ×1.5 on the small academic tour = 4.5, " \

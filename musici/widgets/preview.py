@@ -230,14 +230,23 @@ def decision_help(view: PlayerView, decision: Decision) -> str:
 
 
 def requirement_html(view: PlayerView, decision: Decision) -> str:
+    """The card's requirement, the venue's room and the best line-up the seat's orchestras
+    give here (:func:`musici.analysis.reach.card_reach`), for a concert_orchestras decision."""
     card = view.cards.music[decision.info["card"]]
     note = _card_note(view, card.id)
     venue = decision.info.get("venue")
     cap = decision.info.get("capacity")
     where = (f"the {escape(str(venue))} holds {_tens(int(cap or 0))} musicians"
              if venue in E.HALLS else "a tour has room for all")
+    best = RCH.card_reach(view, card.id, venue, hires=0)
+    tip = ""
+    if best.outcome is not None:
+        out = best.outcome
+        tip = (f"<div class='reach-best' style='font-size:11.5px'>Best line-up here: "
+               f"{escape(', '.join(best.items))} ({escape(best.style or '')}): "
+               f"{out.rating.level}, {out.fame:+d} fame, {out.income} G</div>")
     return (f"<div class='card-requirement'><b>{escape(card.piece)}</b>: {escape(note)}; "
-            f"{where} {rule_tag('P4.CONCERT.2')}</div>")
+            f"{where} {rule_tag('P4.CONCERT.2')}{tip}</div>")
 
 
 # The explanation's lines a preview shows (musici.analysis.explain_concert): every condition
