@@ -276,3 +276,13 @@ def test_the_real_review_in_the_panel(stepper: GameStepper) -> None:
     flag = flagged(SimpleNamespace(decisions=[labelled]))[0]
     assert flag.played == m.chosen and flag.best == m.best and flag.drop == m.drop
     assert why_words(stepper.game, flag) == why_text(stepper.game, labelled) != ""
+
+
+def test_a_new_game_clears_the_review(stepper: GameStepper) -> None:
+    use(stepper, fake_review(stepper))
+    stepper.review()
+    panel = stepper.review_panel
+    assert panel.figure is not None and panel.rows.children
+    stepper.restart(seed=4)
+    assert panel.review is None and panel.figure is None and not panel.rows.children
+    assert panel.graph.layout.display == "none" and panel.summary.value == ""

@@ -210,6 +210,7 @@ class ReviewPanel:
         self.points: list[Point] = []
         self.flags: list[Flag] = []
         self._run = 0  # a newer review makes an older one's result stale
+        self._history: History | None = None  # the history the review belongs to
         self._thread: threading.Thread | None = None
         self._build()
 
@@ -220,11 +221,14 @@ class ReviewPanel:
         self.progress = widgets.IntProgress(value=0, min=0, max=1, description="reviewing",
                                             layout=widgets.Layout(width="60%", display="none"))
         self.progress.add_class("review-progress")
-        self.figure = self._figure([], [])
-        # the graph is shown once a review is there; each review gets a new FigureWidget
-        # made with its data (a FigureWidget's view made later, e.g. in a tab, shows the
-        # data it was made with, not later updates: seen in Voila with plotly 7.1)
-        self.graph = widgets.Box([self.figure], layout=widgets.Layout(display="none"))
+        # No figure until a review is there; each review gets a new FigureWidget made with
+        # its data (a FigureWidget's view made later, e.g. in a tab, shows the data it was
+        # made with, not later updates: seen in Voila with plotly 7.1)
+        self.figure: go.FigureWidget | None = None
+        self.caption = widgets.HTML()
+        self.caption.add_class("review-caption")
+        self.graph = widgets.VBox([self.caption], layout=widgets.Layout(display="none",
+                                                                        width="100%"))
         self.rows = widgets.VBox()
         self.rows.add_class("review-flags")
         self.retry_shown = widgets.Button(
@@ -290,6 +294,7 @@ class ReviewPanel:
     def show(self, review: Any, game: Game, seat: int, line: int | None = None) -> None:
         """Show ``review`` of ``seat`` in ``game`` (on history line ``line``)."""
         self.review, self.game, self.seat = review, game, seat
+        self._history = self.stepper.history
         self.line = self.stepper.history.current if line is None else line
         self.points, self.flags = review_points(review), flagged(review)
         self.progress.layout.display = "none"
@@ -341,13 +346,11 @@ class ReviewPanel:
         figure.add_scatter(x=[], y=[], mode="markers", name=NOW, hoverinfo="skip",
                            marker={"size": 16, "symbol": "circle-open", "color": "#222",
                                    "line": {"width": 2, "color": "#222"}}, showlegend=False)
-        title = (f"seat {self.seat}: estimated win share by step (?! inaccuracy, ? mistake, "
-                 f"?? blunder)" if pts else "")
-        figure.update_layout(height=300, margin={"t": 34, "b": 40, "l": 55, "r": 10},
+        figure.update_layout(height=280, width=None, autosize=True,
+                             margin={"t": 12, "b": 40, "l": 55, "r": 10},
                              xaxis={"title": "step (click a point to go there)"},
                              yaxis={"title": "estimated win share", "range": [-0.05, 1.12]},
-                             showlegend=False, hovermode="closest", clickmode="event",
-                             title={"text": title, "font": {"size": 13}})
+                             showlegend=False, hovermode="closest", clickmode="event")
         widget = go.FigureWidget(figure)
         widget.add_class("review-graph")
         self._trace = {t.name: i for i, t in enumerate(widget.data)}
@@ -357,8 +360,15 @@ class ReviewPanel:
 
     def _draw_graph(self) -> None:
         old, self.figure = self.figure, self._figure(self.points, self.flags)
-        self.graph.children = [self.figure]
-        old.close()
+        self.caption.value = (
+            f"<div style='font-size:12.5px'><b>Seat {self.seat}'s estimated win share by "
+            f"step</b> (its chance to win the game after each of its decisions, the band its "
+            f"95 % interval). Marks: " + " · ".join(
+                f"<b style='color:{COLOURS[k]}'>{escape(SYMBOLS[k])}</b> {k}" for k in LABELS)
+            + "; the ring is the step shown. Click a point to go there.</div>")
+        self.graph.children = [self.caption, self.figure]
+        if old is not None:
+            old.close()
         self.graph.layout.display = "flex"
         self.retry_shown.layout.display = "flex"
 
@@ -401,8 +411,14 @@ class ReviewPanel:
 
     def mark(self, step: int) -> None:
         """Circle the shown step on the curve (if the shown line is the one reviewed)."""
+        if self.figure is None:
+            return
+        history: History = self.stepper.history
+        if history is not self._history:  # restarted: another game
+            self.clear()
+            return
         now = self.figure.data[self._trace[NOW]]
-        on_line = self.line is None or self.line == self.stepper.history.current
+        on_line = self.line is None or self.line == history.current
         shown = [p for p in self.points if p.step == step] if on_line else []
         if not shown and on_line and self.points and self.points[0].step <= step:
             # between two of the seat's decisions: the estimate of the one before
@@ -410,6 +426,21 @@ class ReviewPanel:
         with self.figure.batch_update():
             now.x = [shown[0].step] if shown else []
             now.y = [shown[0].win_share] if shown else []
+
+    def clear(self) -> None:
+        """Forget the review shown (and drop a running one's result): a new game."""
+        self._run += 1
+        self.review = self.game = self.seat = self.line = self._history = None
+        self.points, self.flags = [], []
+        if self.figure is not None:
+            self.figure.close()
+            self.figure = None
+        self.graph.children = [self.caption]
+        self.graph.layout.display = "none"
+        self.retry_shown.layout.display = "none"
+        self.progress.layout.display = "none"
+        self.rows.children = []
+        self.summary.value = ""
 
     # ------------------------------------------------------------------ actions
     def _on_click(self, _trace: Any, points: Any, _state: Any) -> None:
@@ -423,6 +454,9 @@ class ReviewPanel:
 
     def jump(self, step: int) -> None:
         """Show the reviewed line at ``step`` in the stepper."""
+        if self.stepper.history is not self._history:
+            self.clear()
+            return
         self._to_line(step)
         self.stepper.go(step)
         self.mark(step)
