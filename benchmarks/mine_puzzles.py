@@ -43,6 +43,7 @@ from musici.analysis.puzzles import (
     answer_words,
     puzzles_from_data,
 )
+from musici.cards import bundled_cardset
 from musici.decisions import Decision
 from musici.describe import describe_event
 from musici.engine import Game
@@ -67,6 +68,7 @@ RATES = {
     "thief": 1.0, "buy_fallback": 1.0, "sell": 0.8,
 }
 MAX_LINES = 8
+SKIPPED = ("does not hold", "not checked")  # a concert's conditions that did not apply
 MAX_RULES = 12
 
 
@@ -98,14 +100,16 @@ def note(game: Game, d: Decision, answer: Any) -> str:
 def consequences(game: Game, seat: int, best: Any, lineup: tuple[str, ...]
                  ) -> tuple[list[str], list[tuple[str, str]]]:
     """The rules the best answer exercises and what it led to: answer it in a copy of the
-    real game and let the bots play to the end of the month; the seat's events."""
+    real game and play to the end of the month, the seat as the evaluation's play-outs play
+    it (so that what follows is the line the estimate rests on), the others as in the game;
+    the seat's events, a concert explained line by line (the conditions that held)."""
     d = game.decision
     assert d is not None
     copy = game.clone()
     since = len(copy.events)
     month = copy.month
     copy.answer(best)
-    players = [make_strategy(name) for name in lineup]
+    players = [make_strategy(POLICY if s == seat else name) for s, name in enumerate(lineup)]
     while copy.decision is not None and copy.month == month:
         copy.ask(players[copy.decision.player])
     rules = [d.rule]
@@ -118,6 +122,8 @@ def consequences(game: Game, seat: int, best: Any, lineup: tuple[str, ...]
         if len(lines) < MAX_LINES:
             if e.kind == "concert":
                 for line in explain_event(e, copy.cards, copy.rules, events=copy.events):
+                    if line.text.startswith(SKIPPED):  # a condition that did not apply
+                        continue
                     lines.append((line.text, line.rule))
                     if line.rule not in rules:
                         rules.append(line.rule)
@@ -146,38 +152,53 @@ def clearly_best(ev: Evaluation, criterion: Criterion) -> str | None:
     return "final fame" if "final fame" in decided else "win share"
 
 
+def level_wins(ev: Evaluation) -> bool:
+    """Whether the leader and the runner-up had the same win share in every world and the
+    leader is ahead in final fame: a puzzle decided by fame, if enough worlds show it."""
+    ranked = reorder(ev)
+    if len(ranked) < 2:
+        return False
+    top, second = ranked[0].answer, ranked[1].answer
+    return ev.wins[top] == ev.wins[second] and ev.fame_gap(top, second)[0] > 0
+
+
 def reorder(ev: Evaluation) -> list[Any]:
     """The options by win share, then final fame (the evaluation sorts the race's
     survivors first, by win share alone)."""
     return sorted(ev.options, key=lambda o: (-o.win_share, -o.fame))
 
 
-def why_text(game: Game, d: Decision, ev: Evaluation, options: list[Any], decided_by: str,
-             notes: dict[Any, str]) -> str:
-    top, second = options[0], options[1]
-    mean, low, _high = ev.gap(top.answer, second.answer)
-    fmean, flow, _fhigh = ev.fame_gap(top.answer, second.answer)
-    cards = game.cards
-    best_note = notes.get(top.answer, "")
-    second_note = notes.get(second.answer, "")
+def why_text(record: dict[str, Any]) -> str:
+    """The explanation, from a puzzle record alone (so that --collect can rewrite it without
+    re-mining): the best answer and the next best, what each costs and does, their results
+    and the paired difference that makes the best clearly best, and the decision's rule."""
+    cards = bundled_cardset(record["cards"])
+    assert cards is not None
+    top, second = record["options"][0], record["options"][1]
+
+    def words(o: dict[str, Any]) -> str:
+        answer = tuple(o["answer"]) if isinstance(o["answer"], list) else o["answer"]
+        name = answer_words(cards, answer)
+        return f"{name} ({o['note']})" if o["note"] and o["note"] != f"play with {name}" else name
+
     try:
-        rule = rule_text(d.rule)
+        rule = rule_text(record["rule"])
     except UnknownRuleError:
         rule = ""
-    rule = rule if len(rule) <= 160 else rule[:157] + "…"
-    if decided_by == "win share":
-        diff = (f"{100 * mean:+.0f} points of win share, at least {100 * low:+.0f} (paired 95 % "
-                f"interval)")
+    rule = rule if len(rule) <= 200 else rule[:197] + "…"
+    win, fame = second["win_gap"], second["fame_gap"]
+    if record["decided_by"] == "win share":
+        diff = (f"The best wins {100 * win[0]:.0f} points more often, at least {100 * win[1]:.0f} "
+                f"(paired 95 % interval).")
     else:
-        diff = (f"the same chance to win, but {fmean:+.1f} final fame, at least {flow:+.1f} "
-                f"(paired 95 % interval)")
-    return (f"{answer_words(cards, top.answer)}" + (f" ({best_note})" if best_note else "")
-            + f" wins {_pct(top.win_share)} of {top.worlds} sampled games played to the end "
-            f"({ev.policy} play-outs), final fame {top.fame:.1f}; the next best, "
-            f"{answer_words(cards, second.answer)}"
-            + (f" ({second_note})" if second_note else "")
-            + f", wins {_pct(second.win_share)}, final fame {second.fame:.1f}: {diff}. "
-            + (f"Rule {d.rule}: {rule}" if rule else ""))
+        diff = (f"The best wins at least as often (the paired interval of the difference, "
+                f"{100 * win[1]:+.0f} to {100 * win[2]:+.0f} points, lies above "
+                f"−{100 * record['criterion']['level']:.0f}) and ends with {fame[0]:+.1f} fame, "
+                f"at least {fame[1]:+.1f} (paired 95 % interval).")
+    return (f"{words(top)} wins {_pct(top['win_share'])} of {top['worlds']} sampled games "
+            f"played to the end ({record['policy']} play-outs), final fame {top['fame']:.1f}; "
+            f"the next best, {words(second)}, wins {_pct(second['win_share'])}, final fame "
+            f"{second['fame']:.1f}. {diff}" + (f" Rule {record['rule']}: {rule}" if rule else ""))
 
 
 def puzzle_record(game: Game, ev: Evaluation, lineup: tuple[str, ...], criterion: Criterion,
@@ -208,7 +229,7 @@ def puzzle_record(game: Game, ev: Evaluation, lineup: tuple[str, ...], criterion
             "fame": round(o.fame, 2), "fame_low": round(o.fame_low, 2),
             "fame_high": round(o.fame_high, 2), "worlds": o.worlds, "note": notes[o.answer],
             "win_gap": win_gap, "fame_gap": fame_gap})
-    return {
+    record = {
         "id": f"{d.kind.replace('_', '-')}-{game.n}p{game.seed}-{game.step}",
         "players": game.n, "seed": game.seed, "rules": game.rules.non_default(),
         "cards": game.cards.fingerprint, "answers": [plain(a) for a in game.answers],
@@ -217,9 +238,11 @@ def puzzle_record(game: Game, ev: Evaluation, lineup: tuple[str, ...], criterion
         "criterion": {"win_margin": criterion.win_margin,
                       "fame_margin": criterion.fame_margin, "level": criterion.level},
         "decided_by": decided_by, "policy": ev.policy, "worlds": ev.worlds,
-        "rules_exercised": rules, "why": why_text(game, d, ev, options, decided_by, notes),
+        "rules_exercised": rules, "why": "",
         "lines": [list(x) for x in lines], "source": ",".join(lineup),
     }
+    record["why"] = why_text(record)
+    return record
 
 
 def mine_game(seed: int, args: argparse.Namespace, log: Any) -> list[dict[str, Any]]:
@@ -253,6 +276,14 @@ def mine_game(seed: int, args: argparse.Namespace, log: Any) -> list[dict[str, A
                                   min_worlds=args.confirm_min, max_worlds=args.confirm_max,
                                   margin=criterion.win_margin)
                     decided_by = clearly_best(ev, criterion)
+                    if decided_by is None and level_wins(ev) and ev.worlds < args.level_worlds:
+                        # The race stopped early on identical win shares; the interval of a
+                        # zero difference needs ~48 worlds to lie within ±level: play more.
+                        ev = evaluate(view, d, seed=f"puzzle:{seed}:{game.step}",
+                                      min_worlds=args.level_worlds,
+                                      max_worlds=max(args.level_worlds, args.confirm_max),
+                                      margin=criterion.win_margin)
+                        decided_by = clearly_best(ev, criterion)
                     print(f"  seed {seed} step {game.step} month {game.month} {d.kind}: screen "
                           f"lead {lead:+.2f} / fame {fame_lead:+.1f}, confirm "
                           f"{decided_by or 'no'} ({ev.worlds} worlds)", file=log, flush=True)
@@ -299,6 +330,8 @@ def collect(args: argparse.Namespace) -> int:
         per_kind[r["kind"]] += 1
         chosen.append(r)
     chosen.sort(key=lambda r: (r["seed"], len(r["answers"])))
+    for r in chosen:
+        r["why"] = why_text(r)
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     data = {
@@ -310,7 +343,7 @@ def collect(args: argparse.Namespace) -> int:
                           "level": args.level},
             "screen": {"worlds": args.screen_worlds, "lead": args.screen_lead,
                        "fame": args.screen_fame, "from_month": args.from_month},
-            "confirm_worlds": [args.confirm_min,
+            "level_worlds": args.level_worlds, "confirm_worlds": [args.confirm_min,
                                                                     args.confirm_max],
             "per_game": args.per_game, "kind_share": args.kind_share,
             "found": len(found), "kinds": dict(sorted(per_kind.items())),
@@ -345,6 +378,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="mine decisions from this month on (later months weigh more)")
     p.add_argument("--confirm-min", type=int, default=16)
     p.add_argument("--confirm-max", type=int, default=128)
+    p.add_argument("--level-worlds", type=int, default=48,
+                   help="worlds for a decision whose answers won equally often (by fame)")
     p.add_argument("--max-screens", type=int, default=60, help="screened decisions per game")
     p.add_argument("--per-game-max", type=int, default=6, help="confirmed finds per game")
     p.add_argument("--collect", action="store_true", help="assemble --out from --parts")

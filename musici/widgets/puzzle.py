@@ -27,7 +27,8 @@ import ipywidgets as widgets
 
 from musici.analysis.puzzles import Check, Puzzle, answer_words, bundled_puzzles
 from musici.decisions import Answer
-from musici.render import board_svg
+from musici.render import board_svg, hand_svg
+from musici.views import PlayerView
 from musici.widgets.controls import AnswerControls
 from musici.widgets.words import rule_tag
 
@@ -92,6 +93,21 @@ def why_html(puzzle: Puzzle, given: Answer | None = None) -> str:
             f"{led_html}<div><b>Rules exercised:</b> {rules}</div></div>")
 
 
+def hand_html(view: PlayerView) -> str:
+    """The deciding seat's hand and orchestras as cards, with its fame and money."""
+    me = view.me
+    markers = dict(me.markers)
+    hand = str(hand_svg(view.hand, view.cards, width=76, per_row=12)) if view.hand else (
+        "<i>empty</i>")
+    orchestras = (str(hand_svg(me.orchestras, view.cards, markers=markers, width=76,
+                               per_row=12)) if me.orchestras else "<i>none</i>")
+    return (f"<div style='font-size:12px;margin:4px 0'>Seat {view.seat}: fame {me.fame}, "
+            f"{me.money} G · month {view.month} of {view.months}</div>"
+            f"<div style='display:flex;gap:18px;flex-wrap:wrap;font-size:12px'>"
+            f"<div><b>Your hand</b><br>{hand}</div><div><b>Your orchestras</b><br>"
+            f"{orchestras}</div></div>")
+
+
 class PuzzleTrainer:
     """Rule puzzles in a notebook: try, get told, see why, next.
 
@@ -134,13 +150,11 @@ class PuzzleTrainer:
         p = self.puzzle
         game = p.position()
         view = game.view(p.seat)
-        self.header.value = (
-            f"<div class='puzzle-header'><b>Puzzle {self.index + 1} of {len(self.puzzles)}</b> "
-            f"· <span class='puzzle-id'>{escape(p.id)}</span> · month {p.month} · "
-            f"{escape(p.kind.replace('_', ' '))} {rule_tag(p.rule)} · from a game of "
-            f"{escape(p.source)} · solved {self.solved} of {self.tried} tried<br>"
-            f"<b>Find the clearly best answer for seat {p.seat}.</b></div>")
-        self.board.value = str(board_svg(view, width="100%"))
+        self._header()
+        self.hand.value = hand_html(view)
+        self.board.value = (f"<div style='font-size:12px;color:#555;margin-top:6px'><b>The "
+                            f"board</b> as seat {p.seat} sees it</div>"
+                            + str(board_svg(view, width="100%")))
         decision = game.decision
         assert decision is not None
         self.controls.show(decision, game.cards, who=f"seat {p.seat} (you)", view=view,
@@ -148,6 +162,16 @@ class PuzzleTrainer:
         self.feedback.value = ""
         self.why.value = ""
         self.why_button.disabled = False
+
+    def _header(self) -> None:
+        p = self.puzzle
+        self.header.value = (
+            f"<div class='puzzle-header'><b>Puzzle {self.index + 1} of {len(self.puzzles)}</b> "
+            f"· <span class='puzzle-id'>{escape(p.id)}</span> · month {p.month} · "
+            f"{escape(p.kind.replace('_', ' '))} {rule_tag(p.rule)} · from a game of "
+            f"{escape(p.source.replace(',', ', '))} · <span class='puzzle-score'>solved "
+            f"{self.solved} of {self.tried} tried</span><br>"
+            f"<b>Find the clearly best answer for seat {p.seat}.</b></div>")
 
     def try_answer(self, answer: Answer) -> Check:
         """Judge ``answer``; raises ``IllegalAnswer`` for an illegal one (nothing changes)."""
@@ -164,6 +188,7 @@ class PuzzleTrainer:
             self.feedback.value = (f"<div class='puzzle-feedback puzzle-right' style='color:#1a7a"
                                    f"1a;font-weight:bold'>Right: {words} is clearly best.</div>")
             self.why.value = why_html(self.puzzle, verdict.answer)
+            self._header()
         else:
             e = verdict.estimate
             what = (f"it wins {_pct(e.win_share)} [{_pct(e.win_low)}, {_pct(e.win_high)}] of "
@@ -184,6 +209,7 @@ class PuzzleTrainer:
         self.feedback.value = (f"<div class='puzzle-feedback puzzle-revealed'><b>The clearly best "
                                f"answer:</b> {words}</div>")
         self.why.value = why_html(self.puzzle, given)
+        self._header()
 
     def next(self) -> None:
         self.show(self.index + 1)
@@ -192,6 +218,8 @@ class PuzzleTrainer:
     def _build(self) -> None:
         self.header = widgets.HTML()
         self.header.add_class("puzzle-header-view")
+        self.hand = widgets.HTML()
+        self.hand.add_class("puzzle-hand")
         self.board = widgets.HTML(layout=widgets.Layout(width="100%", max_width="1100px"))
         self.board.add_class("puzzle-board")
         self.controls = AnswerControls(self.try_answer)
@@ -205,7 +233,7 @@ class PuzzleTrainer:
         self.next_button = _button("next", "puzzle-next-btn", "the next puzzle", "success")
         self.next_button.on_click(lambda _b: self.next())
         buttons = widgets.HBox([self.why_button, self.next_button])
-        self.widget = widgets.VBox([self.header, self.controls.widget, self.controls.note,
+        self.widget = widgets.VBox([self.header, self.hand, self.controls.widget, self.controls.note,
                                     self.feedback, buttons, self.why, self.board])
         self.widget.add_class("puzzle-trainer")
 
@@ -216,4 +244,4 @@ class PuzzleTrainer:
         return f"<PuzzleTrainer puzzle {self.index + 1} of {len(self.puzzles)}: {self.puzzle.id}>"
 
 
-__all__ = ["PuzzleTrainer", "criterion_words", "estimates_html", "why_html"]
+__all__ = ["PuzzleTrainer", "criterion_words", "estimates_html", "hand_html", "why_html"]
