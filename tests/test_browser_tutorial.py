@@ -10,7 +10,8 @@ page with the rules' own words.
 
 The Voila, browser and tool checks are those of ``test_browser.py`` (imported, so the
 modules skip or fail alike). Screenshots at 1280×720 go to ``artifacts/``:
-``tutorial-first.png``, ``tutorial-concert.png``, ``tutorial-done.png``: look at them.
+``tutorial-first.png``, ``tutorial-board.png``, ``tutorial-concert.png``,
+``tutorial-done.png``: look at them.
 """
 
 from __future__ import annotations
@@ -120,6 +121,13 @@ def test_the_guided_month_by_following_the_highlights(chromium: Any, voila: Voil
         first = page.locator(PANEL).inner_text()
         assert "I Musici" in first and rule_text("GOAL.2")[:40] in first
         shot(page, "tutorial-first.png")
+        # the close-up in the guide and the outline on the board below
+        zoom = page.locator(f"{PANEL} .tutorial-zoom svg.musici-board").bounding_box()
+        assert zoom is not None and zoom["width"] > 100, zoom
+        outline = page.locator(f"{STEPPER} .board-view .zone-highlight").first
+        outline.scroll_into_view_if_needed()
+        shot(page, "tutorial-board.png")
+        page.locator(PANEL).scroll_into_view_if_needed()
         panels: list[str] = []
         rules: list[str] = []
         clicks = 0
