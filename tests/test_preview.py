@@ -236,3 +236,12 @@ def test_the_card_and_hire_decisions_show_each_options_concert() -> None:
     table = P.decision_help(view, d)
     assert "no hire now" in table and all(f"data-option='{o}'" in table for o in d.options)
     assert "(it would not play)" in table  # an authentic orchestra for a modern line-up
+
+
+def test_the_action_menu_says_what_a_concert_now_or_after_hiring_gives() -> None:
+    game = _to_decision(6, "action", 3, venue="small-academic")
+    view, d = game.view(0), game.decision
+    assert d is not None and view.round == 1
+    now = P.option_note(view, d, "concert")[0]
+    assert "best now: S26 (Berlioz) with your 1 modern instrumental: poor, -1 fame, 0 G" in now
+    assert "hiring first (up to 2), best:" in P.option_note(view, d, "hire")[0]  # P4.1

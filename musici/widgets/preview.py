@@ -97,7 +97,19 @@ def option_note(view: PlayerView, decision: Decision, option: Any) -> tuple[str,
         best = reach_note(view, decision, option)
         return (f"{note} · {best}" if note else best), decision.rule
     if kind == "action" and option in ACTION_WORDS:
-        return ACTION_WORDS[option]
+        words, rule = ACTION_WORDS[option]
+        if option == "concert" and view.me.venue is not None:  # the hand's best, now
+            found = RCH.area_reach(view, view.me.venue, hires=0)
+            if found and found[0].playable:
+                words += f" · best now: {RCH.reach_words(view, found[0])}"
+        if option == "hire" and view.me.venue is not None and not view.me.concert:
+            # P4.1: this round's action and the later ones, but one for the concert
+            hires = max(0, E.ACTION_ROUNDS - max(view.round, 1))
+            found = RCH.area_reach(view, view.me.venue, hires=hires)
+            if hires and found and found[0].playable:
+                words += (f" · hiring first (up to {hires}), best: "
+                          f"{RCH.reach_words(view, found[0])}")
+        return words, rule
     if kind == "auction":
         card = decision.info.get("card")
         if option == "bid":
