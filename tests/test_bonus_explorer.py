@@ -234,6 +234,9 @@ def test_explorer_search_by_part_of_a_name_in_the_page(page) -> None:  # type: i
     until(lambda: chips.count() == 2, "a chip for the Vivaldi clicked")
     texts = [c.inner_text().strip() for c in chips.all()]
     assert "Gluck" in texts[0] and "Vivaldi" in texts[1], texts
+    # the table follows (the graph's in-place update is test_browser_see's to check)
+    table = explorer.locator(".bonus-table")
+    until(lambda: "S03" in table.inner_text(), "Vivaldi's S03 in the breakdown table")
     assert not [t for t in texts if re.search(r"\b[SD]\d\d\b", t)], texts
     search.fill("nobody")
     search.press("Enter")
