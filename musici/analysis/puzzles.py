@@ -327,21 +327,21 @@ class _Reader:
     def fail(self, message: str) -> PuzzleError:
         return PuzzleError(f"{self.source}: {self.where}: {message}")
 
-    def int(self, record: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
+    def integer(self, record: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
         value = record[name]
         if type(value) is not int or not lo <= value <= hi:
             raise self.fail(f"field {name!r} must be an integer from {lo} to {hi}, got "
                             f"{brief(value, 60)}")
         return value
 
-    def num(self, record: Mapping[str, Any], name: str, lo: float, hi: float) -> float:
+    def number(self, record: Mapping[str, Any], name: str, lo: float, hi: float) -> float:
         value = record[name]
         if type(value) not in (int, float) or not math.isfinite(value) or not lo <= value <= hi:
             raise self.fail(f"field {name!r} must be a number from {lo} to {hi}, got "
                             f"{brief(value, 60)}")
         return float(value)
 
-    def str(self, record: Mapping[str, Any], name: str, limit: int = 4000) -> str:
+    def text(self, record: Mapping[str, Any], name: str, limit: int = 4000) -> str:
         value = record[name]
         if type(value) is not str or len(value) > limit:
             raise self.fail(f"field {name!r} must be a string of at most {limit} characters, "
@@ -390,46 +390,46 @@ def puzzle_from_dict(record: Any, source: str = "<memory>", index: int = 0) -> P
     ident = record.get("id") if isinstance(record, dict) else None
     r = _Reader(source, f"puzzle {index}" + (f" ({brief(ident, 40)})" if ident else ""))
     rec = r.fields(record, _FIELDS, "a puzzle")
-    pid = r.str(rec, "id", 80)
+    pid = r.text(rec, "id", 80)
     if not pid or not pid.replace("-", "").replace("_", "").isalnum():
         raise r.fail(f"field 'id' must be letters, digits, '-' and '_', got {brief(pid, 60)}")
-    players = r.int(rec, "players", 3, 4)
-    seed = r.int(rec, "seed", 0, 2**63)
+    players = r.integer(rec, "players", 3, 4)
+    seed = r.integer(rec, "seed", 0, 2**63)
     if not isinstance(rec["rules"], dict):
         raise r.fail("field 'rules' must be an object of rule options")
     try:
         RuleSet.from_options(rec["rules"])
     except (RuleOptionError, ValueError) as exc:
         raise r.fail(f"field 'rules': {exc}") from None
-    cards = r.str(rec, "cards", 128)
+    cards = r.text(rec, "cards", 128)
     if bundled_cardset(cards) is None:
         raise r.fail(f"field 'cards': no bundled card set has the fingerprint "
                      f"{brief(cards, 20)}")
     if not isinstance(rec["answers"], list):
         raise r.fail("field 'answers' must be a list")
     answers = tuple(_answer_value(r, a, f"answer {i}") for i, a in enumerate(rec["answers"]))
-    seat = r.int(rec, "seat", 0, players - 1)
-    kind = r.str(rec, "kind", 40)
+    seat = r.integer(rec, "seat", 0, players - 1)
+    kind = r.text(rec, "kind", 40)
     if kind not in set(Kind):
         raise r.fail(f"field 'kind': {brief(kind, 40)} is not a decision kind")
-    rule, phase = r.str(rec, "rule", 40), r.str(rec, "phase", 10)
-    month = r.int(rec, "month", 1, 48)
+    rule, phase = r.text(rec, "rule", 40), r.text(rec, "phase", 10)
+    month = r.integer(rec, "month", 1, 48)
     best = _answer_value(r, rec["best"], "field 'best'")
     if not isinstance(rec["options"], list) or len(rec["options"]) < 2:
         raise r.fail("field 'options' must list at least two answers (the best first)")
     c = r.fields(rec["criterion"], _CRITERION_FIELDS, "field 'criterion'")
-    criterion = Criterion(r.num(c, "win_margin", 0, 1), r.num(c, "fame_margin", 0, 100),
-                          r.num(c, "level", 0, 1))
+    criterion = Criterion(r.number(c, "win_margin", 0, 1), r.number(c, "fame_margin", 0, 100),
+                          r.number(c, "level", 0, 1))
     options = []
     decided = set()
     for i, opt in enumerate(rec["options"]):
         o = r.fields(opt, _OPTION_FIELDS, f"option {i}")
         gaps = [_gap(r, o, name, i, first=i == 0) for name in ("win_gap", "fame_gap")]
         est = Estimate(_answer_value(r, o["answer"], f"option {i}'s answer"),
-                       r.num(o, "win_share", 0, 1), r.num(o, "win_low", 0, 1),
-                       r.num(o, "win_high", 0, 1), r.num(o, "fame", -1000, 1000),
-                       r.num(o, "fame_low", -1e6, 1e6), r.num(o, "fame_high", -1e6, 1e6),
-                       r.int(o, "worlds", 1, 10**6), r.str(o, "note", 400), *gaps)
+                       r.number(o, "win_share", 0, 1), r.number(o, "win_low", 0, 1),
+                       r.number(o, "win_high", 0, 1), r.number(o, "fame", -1000, 1000),
+                       r.number(o, "fame_low", -1e6, 1e6), r.number(o, "fame_high", -1e6, 1e6),
+                       r.integer(o, "worlds", 1, 10**6), r.text(o, "note", 400), *gaps)
         if not est.win_low <= est.win_share <= est.win_high:
             raise r.fail(f"option {i}: win_share {est.win_share} lies outside its interval "
                          f"[{est.win_low}, {est.win_high}]")
@@ -445,7 +445,7 @@ def puzzle_from_dict(record: Any, source: str = "<memory>", index: int = 0) -> P
         raise r.fail("the first option must be the best answer")
     if len({json.dumps(_plain(e.answer)) for e in options}) != len(options):
         raise r.fail("an answer is listed twice in 'options'")
-    decided_by = r.str(rec, "decided_by", 20)
+    decided_by = r.text(rec, "decided_by", 20)
     if decided_by not in ("win share", "final fame"):
         raise r.fail(f"field 'decided_by' must be 'win share' or 'final fame', got "
                      f"{brief(decided_by, 30)}")
@@ -463,10 +463,10 @@ def puzzle_from_dict(record: Any, source: str = "<memory>", index: int = 0) -> P
         id=pid, players=players, seed=seed, rules=dict(rec["rules"]), cards=cards,
         answers=answers, seat=seat, kind=kind, rule=rule, month=month, phase=phase, best=best,
         options=tuple(options), criterion=criterion, decided_by=decided_by,
-        policy=r.str(rec, "policy", 200),
-        worlds=r.int(rec, "worlds", 1, 10**7), rules_exercised=tuple(exercised),
-        why=r.str(rec, "why"), lines=tuple((t, u) for t, u in lines),
-        source=r.str(rec, "source", 200))
+        policy=r.text(rec, "policy", 200),
+        worlds=r.integer(rec, "worlds", 1, 10**7), rules_exercised=tuple(exercised),
+        why=r.text(rec, "why"), lines=tuple((t, u) for t, u in lines),
+        source=r.text(rec, "source", 200))
 
 
 @dataclass(frozen=True)

@@ -199,6 +199,9 @@ class PuzzleTrainer:
                                    f"again, or press <i>see why</i>.</div>")
         return verdict
 
+    def _answer(self, answer: Answer) -> None:
+        self.try_answer(answer)
+
     def reveal(self) -> None:
         """Show the best answer and why (counts as not solved)."""
         if not self._answered:
@@ -222,7 +225,7 @@ class PuzzleTrainer:
         self.hand.add_class("puzzle-hand")
         self.board = widgets.HTML(layout=widgets.Layout(width="100%", max_width="1100px"))
         self.board.add_class("puzzle-board")
-        self.controls = AnswerControls(self.try_answer)
+        self.controls = AnswerControls(self._answer)
         self.feedback = widgets.HTML()
         self.feedback.add_class("puzzle-feedback-view")
         self.why = widgets.HTML()
