@@ -11,9 +11,6 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
-
 from musici import economy as E
 from musici.rules import RuleSet
 from musici.ruletext import default_assignment, default_words, ruling_sentence
@@ -72,6 +69,10 @@ def code(text: str) -> tuple[str, str]:
 
 
 def build(name: str, cells: list[tuple[str, str]]) -> Path:
+    # imported here: reading the cells (tests/test_prose_defaults.py) needs no nbformat
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
     nb = new_notebook()
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
     nb.metadata["language_info"] = {"name": "python"}

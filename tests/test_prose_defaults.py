@@ -516,3 +516,30 @@ def test_what_the_widgets_show_states_the_games_own_rules(rules):
     shown = rendered_texts(rules)
     assert len(shown) > 100
     _fail_or_xfail_known(problems(shown, rules))
+
+
+def test_a_changed_default_reaches_the_rebuilt_notebooks(monkeypatch):
+    # notebooks/_build.py writes the rulings from musici.ruletext at build time: with another
+    # default, the walkthrough it would write states that default and passes the check.
+    import importlib.util
+
+    from musici import rules
+
+    changed = {**rules.RULE_OPTIONS}
+    for name, value in (("RULING-MEDIA-ZERO", "no-winner"), ("RULING-HALF-VENUE", "all-venues")):
+        changed[name] = rules.RuleOption(name, value, changed[name].choices, changed[name].doc)
+    monkeypatch.setattr(rules, "_OPTIONS", tuple(changed.values()))
+    monkeypatch.setattr(rules, "RULE_OPTIONS", changed)
+    spec = importlib.util.spec_from_file_location("_build_changed", ROOT / "notebooks" / "_build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    cells = [("rebuilt walkthrough", text) for kind, text in build.WALKTHROUGH if kind == "markdown"]
+    text = "\n".join(t for _, t in cells)
+    assert "a bid of 0 never wins" in text and "every venue cost is halved" in text
+    assert problems(cells, rules.RuleSet()) == []  # the new defaults, stated right
+    today = rules.RuleSet.from_options({"RULING-MEDIA-ZERO": "zero-can-win",
+                                        "RULING-HALF-VENUE": "halls-only"})
+    found = problems(cells, today)  # and today's check would catch them
+    assert any("RULING-MEDIA-ZERO" in p for p in found)
+    assert any("RULING-HALF-VENUE" in p for p in found)
