@@ -148,10 +148,10 @@ def reach_note(view: PlayerView, decision: Decision, option: Any) -> str:
     best = playable[0]
     if decision.kind == "concert_card":
         return RCH.reach_words(view, best, name=False)
-    words = f"best: {RCH.reach_words(view, best)}"
-    if decision.kind == "hire" and not best.joining:
-        words += " (it would not play in it this month)"
-    return words if decision.kind == "hire" else f"best here: {RCH.reach_words(view, best)}"
+    if decision.kind == "hire":
+        unused = "" if best.joining else " (it would not play this month)"
+        return f"best: {RCH.reach_words(view, best)}{unused}"
+    return f"best here: {RCH.reach_words(view, best)}"
 
 
 def _basis(view: PlayerView, decision: Decision) -> str:
@@ -168,7 +168,8 @@ def _basis(view: PlayerView, decision: Decision) -> str:
     n = len(me.orchestras)
     where = ""
     if decision.kind != "venue" and me.venue is not None:
-        where = f" at your venue, the {TOUR_NAMES.get(me.venue) or HALL_NAMES.get(me.venue, me.venue)},"
+        name = TOUR_NAMES.get(me.venue) or HALL_NAMES.get(me.venue, me.venue)
+        where = f" at your venue, the {name},"
     return (f"{where} with your {len(view.hand)} card(s) in hand, your {n} "
             f"orchestra{'s' if n != 1 else ''} and {market}").strip()
 
