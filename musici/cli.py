@@ -57,6 +57,7 @@ def _parser() -> argparse.ArgumentParser:
                            "(numbered answers, the same previews as the notebook); repeat for "
                            "more seats. The --players entry of that seat is not used")
     play.set_defaults(run=_play)
+    from musici.analysis.cli_puzzle import add_commands as add_puzzle_commands
     from musici.analysis.cli_review import add_commands as add_review_commands
     from musici.playtest.cli import add_commands as add_playtest_commands
     from musici.sim.cli import add_commands  # imported here: `musici play` needs no pandas
@@ -64,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     add_commands(sub)  # simulate, strategies
     add_playtest_commands(sub)  # compare, balance, ladder, tune
     add_review_commands(sub)
+    add_puzzle_commands(sub)  # musici puzzle
     return parser
 
 

@@ -5,7 +5,7 @@ Registered by :func:`add_commands` (called from ``musici.cli``); the puzzles are
 
     musici puzzle                   # a puzzle chosen by --seed (default: the first)
     musici puzzle --list            # every puzzle: id, kind, rule, month
-    musici puzzle --id venue-4p1003-187 --answer 2     # non-interactive: option 2
+    musici puzzle --id venue-4p2003-305 --answer 2     # non-interactive: option 2
 """
 
 from __future__ import annotations
@@ -66,22 +66,33 @@ def puzzle_lines(puzzle: Puzzle) -> list[str]:
              "Rivals: " + "; ".join(f"seat {p.seat} fame {p.fame}, {p.money} G"
                                     for p in view.players if p.seat != puzzle.seat),
              "Options:"]
-    for i, option in enumerate(puzzle.options, 1):
-        note = f" — {option.note}" if option.note else ""
-        lines.append(f"  {i}. {answer_words(cards, option.answer)}{note}")
+    for i, answer in enumerate(listed_answers(puzzle), 1):
+        estimate = puzzle.estimate_of(answer)
+        note = f" — {estimate.note}" if estimate is not None and estimate.note else ""
+        lines.append(f"  {i}. {answer_words(cards, answer)}{note}")
     d = game.decision
     assert d is not None
-    if d.space != "choice" or len(d.options) > len(puzzle.options):
+    if d.space != "choice":
         lines.append(f"  (or any legal answer: {d.describe_legal()})")
     return lines
+
+
+def listed_answers(puzzle: Puzzle) -> list[Any]:
+    """The answers as numbered: a choice's options in the game's own order, otherwise the
+    answers compared in a fixed order that does not give the best away."""
+    d = puzzle.decision
+    if d.space == "choice":
+        return list(d.options)
+    return sorted((e.answer for e in puzzle.options), key=repr)
 
 
 def _parse_answer(text: str, puzzle: Puzzle) -> Any:
     """An option's number, or an answer written out (an int for an amount, a comma list
     for a subset)."""
     text = text.strip()
-    if text.isdigit() and 1 <= int(text) <= len(puzzle.options):
-        return puzzle.options[int(text) - 1].answer
+    listed = listed_answers(puzzle)
+    if text.isdigit() and 1 <= int(text) <= len(listed):
+        return listed[int(text) - 1]
     d = puzzle.decision
     if d.space == "amount" and text.lstrip("-").isdigit():
         return int(text)
@@ -123,4 +134,4 @@ def _puzzle(args: argparse.Namespace) -> int:
     return 0 if verdict.correct else 1
 
 
-__all__ = ["add_commands", "puzzle_lines"]
+__all__ = ["add_commands", "listed_answers", "puzzle_lines"]
