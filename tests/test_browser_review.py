@@ -111,7 +111,6 @@ def test_review_graph_click_jumps_and_retry_keeps_the_line(page: Any, voila: Voi
 
 def check_review(page: Any, voila: Voila) -> None:
     last = slider_step(page)
-    print("ERRORS AT LOAD", page.page_errors)
     assert last > 50, last  # the finished game's last step is shown
     page.locator(f"{STEPPER} .review-btn").click()
     try:
@@ -121,7 +120,6 @@ def check_review(page: Any, voila: Voila) -> None:
     except Exception:
         shot(page, "review-failure.png")
         pytest.fail(f"no review after {REVIEW_WAIT} s; Voila log:\n{voila.log_tail()}")
-    print("ERRORS AFTER REVIEW", page.page_errors)
     summary = page.locator(f"{PANEL} .review-summary").inner_text()
     assert "Review of seat 2" in summary, summary
     # the curve has one point per reviewed decision; click one in the middle

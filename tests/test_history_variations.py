@@ -171,3 +171,15 @@ def test_variations_are_deterministic() -> None:
                 for line in history.line_list()]
 
     assert run() == run()
+
+
+def test_a_retry_answered_as_played_follows_the_played_line() -> None:
+    history = played(40)
+    k = choice_step(history, 4)
+    main_answers = list(history.snaps[-1].answers)
+    history.go(k)
+    retry_line = history.retry()
+    assert history.answer(main_answers[k]) is True  # the played answer: back on its line
+    assert history.current == MAIN and history.pos == k + 1
+    assert retry_line not in history.lines and list(history.lines) == [MAIN]
+    assert history.snaps[-1].answers == main_answers

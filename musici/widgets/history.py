@@ -128,7 +128,8 @@ class History:
 
         The same answer as recorded keeps the future. A different one at a past step goes
         into the line that already answered so from here, if one does, else starts a new
-        line (the shown line is kept as a variation). Returns whether the line changed.
+        line (the shown line is kept as a variation); so does a retry line's first answer
+        when a line already gave it. Returns whether the shown line changed.
         """
         game = self.game.clone()
         game.answer(answer)  # validates first: an illegal answer raises, nothing recorded
@@ -136,12 +137,16 @@ class History:
         if self.pos < self.last and self.snaps[self.pos + 1].answers[-1] == given:
             self.pos += 1
             return False
+        step = self.pos
+        known = self._line_answering(step, given)
         if self.pos == self.last:
+            if known is not None and self.line.own_steps <= 0:
+                # a retry that gives a known answer follows that line (no duplicate line)
+                self.switch(known, step + 1)
+                return True
             self.snaps.append(game)
             self.pos += 1
             return False
-        step = self.pos
-        known = self._line_answering(step, given)
         if known is not None:
             self.switch(known, step + 1)
             return True
