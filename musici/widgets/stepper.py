@@ -25,7 +25,9 @@ press, the seat's own concert highlighted and explained), the play-along control
 their costs and the concert preview, a **hint** (the search bot's estimate of each option),
 the fame chart, and tabs with the board (:func:`musici.render.board_svg`, only what the
 shown seat may see), the table, the "why?" of any concert or payment and, after the game,
-the **review** of the human seat's costliest decisions.
+the **review** (:mod:`musici.widgets.review_panel`): the human seat's estimated win share
+by step as a graph with its inaccuracies, mistakes and blunders marked; a click on a point
+or a flagged decision shows that step, and **retry from here** starts a new line there.
 
 Only ``HTML`` widgets and one ``FigureWidget`` are filled, never an ``Output`` widget:
 filling Outputs while Voila first runs a notebook can hang it.
@@ -238,8 +240,9 @@ class GameStepper:
         return html
 
     def review(self, seat: int | None = None) -> str:
-        """The costliest decisions of ``seat`` (default: the first human seat, else the
-        shown one) in the game so far, as HTML (also shown in the review tab)."""
+        """Review ``seat`` (default: the first human seat, else the shown one) along the
+        shown line, in the review tab (in a thread, with a progress bar); returns the
+        panel's summary (HTML) as it stands."""
         if seat is None:
             seat = next((s for s, spec in enumerate(self.specs) if spec == HUMAN),
                         self.seat if self.seat is not None else 0)
@@ -328,7 +331,8 @@ class GameStepper:
             "stand_in": _button("bot plays my seat", "bot-seat-btn", "android",
                                 "let the search bot play your seat (press again to take it back)"),
             "review": _button("review", "review-btn", "search",
-                              "your costliest decisions so far, with the better choice and why"),
+                              "a graph of your estimated win share and your inaccuracies, "
+                              "mistakes and blunders, with the better choice and why"),
         }
         self.buttons["back"].on_click(lambda _b: self.back())
         for goal in GOALS:
