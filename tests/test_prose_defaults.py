@@ -43,6 +43,7 @@ NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").glob("*.ipynb") if not p.name
 WIDGET_SOURCES = [*sorted((ROOT / "musici" / "widgets").glob("*.py")),
                   *sorted((ROOT / "musici" / "render").glob("*.py")),
                   ROOT / "musici" / "cli.py", ROOT / "musici" / "describe.py",
+                  ROOT / "musici" / "rules.py",  # each option's doc, shown by the workbench
                   *sorted((ROOT / "musici" / "analysis").glob("*.py"))]
 
 _RULING = r"(RULING-[A-Z]+(?:-[A-Z]+)*)"
@@ -170,7 +171,7 @@ PHRASES: list[tuple[str, str, re.Pattern[str]]] = [(r, v, re.compile(p, re.I)) f
 # Words that mark a sentence as stating the other reading, not today's rule.
 _OTHER_READING = re.compile(
     r"\b(?:[Oo]ption|[Aa]lternative|instead|was|were|[Uu]nder|[Ww]hat if|would|"
-    r"[Ww]ith `|revision|older|old save|played under)\b")
+    r"[Ww]ith `|revision|older|old save|played under)\b|, or\b")  # "X, or Y": two readings
 # Text shown only when a game plays the other reading (the code around it checks the
 # ruling), with where it is: such a sentence is right where it is shown.
 CONDITIONAL = {
@@ -187,7 +188,7 @@ def stated_readings(text: str, rules: RuleSet, where: str = "") -> Iterator[str]
             if not pattern.search(sentence) or rules.get(ruling) == reading:
                 continue
             if f"`{reading}`" in sentence or f"={reading}" in sentence \
-                    or _OTHER_READING.search(sentence):
+                    or f"({reading}" in sentence or _OTHER_READING.search(sentence):
                 continue  # "Alternative `RULING-X=v`: ...", "under the option ..."
             yield (f"states {ruling}={reading} as the rule, the rule set plays "
                    f"{rules.get(ruling)!r}: {sentence[:160]}")
@@ -347,6 +348,7 @@ def test_every_reading_in_ruletext_words_is_recognised(ruling):
     "Option: a bid of 0 never wins, and if every bid is 0 nobody holds the media.",
     "Default `RULING-POACH-MARKERS=stay` (revision 2; it was `return`): they move with the card.",
     "What if bids went in steps of 100 G?",
+    "RESTORE.2: lineage links composers at any depth, or only direct teacher and student.",
 ])
 def test_the_other_reading_named_as_such_is_not_a_mistake(sentence):
     assert problems([("ok", sentence)], RuleSet()) == []
