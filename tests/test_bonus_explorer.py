@@ -92,7 +92,8 @@ def test_focus_refuses_what_it_cannot_show() -> None:
 # ------------------------------------------------------------------ in a real browser
 # Voila serves a small notebook: the decision box at a concert-card decision and at a hire
 # with orchestras that may not be hired (greyed), and the explorer. Screenshots go to
-# artifacts/ (cards-decision.png, cards-anatomy.png, cards-greyed.png, bonus-explorer.png).
+# artifacts/ (cards-decision.png, cards-anatomy.png, cards-greyed.png, venues-greyed.png,
+# bonus-explorer.png).
 NOTEBOOK_CELLS = [
     '''import random
 from musici import Game
@@ -117,6 +118,7 @@ def box(game):
     return controls.widget''',
     "box(at(3, 20))",
     "box(at(3, 33))",
+    "box(at(3, 10))",
     "BonusExplorer(discovery='D06')",
 ]
 # the on-screen size of the smallest text of each card, in px (the piece's title left out:
@@ -146,6 +148,7 @@ def page(served, chromium):  # type: ignore[no-untyped-def]
 
     page = open_page(chromium, served, "cards.ipynb",
                      [".box-concert_card .answer-card svg", ".box-hire .answer-unavailable",
+                      ".box-venue .unavailable-notes",
                       ".bonus-explorer .played-search input"])
     page.set_viewport_size({"width": 1280, "height": 720})
     yield page
@@ -200,6 +203,18 @@ def test_options_not_allowed_are_greyed_with_their_rule(page) -> None:  # type: 
     # greyed tiles carry no answer button: only the offered options answer
     assert greyed.locator("button").count() == 0
     _artifact(box, "cards-greyed.png")
+
+
+@pytest.mark.browser
+def test_venues_not_allowed_are_disabled_buttons_with_their_rule(page) -> None:  # type: ignore[no-untyped-def]
+    box = page.locator(".box-venue")
+    greyed = box.locator(".answer-btn-unavailable button, button.answer-btn-unavailable")
+    names = sorted(b.inner_text().strip() for b in greyed.all())
+    assert names == ["large-commercial", "small-commercial", "university"], names
+    assert all(b.is_disabled() for b in greyed.all())
+    notes = box.locator(".unavailable-notes").inner_text()
+    assert "P3.TOUR.5" in notes and "P3.1" in notes and "you have 0" in notes
+    _artifact(box, "venues-greyed.png")
 
 
 @pytest.mark.browser
