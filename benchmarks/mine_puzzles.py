@@ -47,6 +47,7 @@ from musici.cards import bundled_cardset
 from musici.decisions import Decision
 from musici.describe import describe_event
 from musici.engine import Game
+from musici.rules import RuleSet
 from musici.ruletext import UnknownRuleError, rule_text
 from musici.strategies import make_strategy
 
@@ -231,7 +232,7 @@ def puzzle_record(game: Game, ev: Evaluation, lineup: tuple[str, ...], criterion
             "win_gap": win_gap, "fame_gap": fame_gap})
     record = {
         "id": f"{d.kind.replace('_', '-')}-{game.n}p{game.seed}-{game.step}",
-        "players": game.n, "seed": game.seed, "rules": game.rules.non_default(),
+        "players": game.n, "seed": game.seed, "rules": game.rules.to_dict(),
         "cards": game.cards.fingerprint, "answers": [plain(a) for a in game.answers],
         "seat": seat, "kind": d.kind, "rule": d.rule, "month": game.month,
         "phase": game.phase, "best": plain(best.answer), "options": out_options,
@@ -332,6 +333,9 @@ def collect(args: argparse.Namespace) -> int:
     chosen.sort(key=lambda r: (r["seed"], len(r["answers"])))
     for r in chosen:
         r["why"] = why_text(r)
+        # every option, as a save records them: a later change of a default cannot change
+        # the game a puzzle replays
+        r["rules"] = RuleSet.from_options(r["rules"]).to_dict()
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     data = {

@@ -121,7 +121,7 @@ class Puzzle:
     id: str
     players: int
     seed: int
-    rules: Mapping[str, Any]  # rule options that differ from RULES.md's defaults
+    rules: Mapping[str, Any]  # the rule options (all of them, as a save records them)
     cards: str  # the bundled card set's fingerprint
     answers: tuple[Answer, ...]  # the answers that lead to the puzzle's decision
     seat: int
@@ -147,7 +147,8 @@ class Puzzle:
         return len(self.answers)
 
     def ruleset(self) -> RuleSet:
-        return RuleSet.from_options(dict(self.rules))
+        # an option newer than the file gets the reading of older saves, as a save's does
+        return RuleSet.from_saved(dict(self.rules))
 
     def cardset(self) -> CardSet:
         cards = bundled_cardset(self.cards)
@@ -398,7 +399,7 @@ def puzzle_from_dict(record: Any, source: str = "<memory>", index: int = 0) -> P
     if not isinstance(rec["rules"], dict):
         raise r.fail("field 'rules' must be an object of rule options")
     try:
-        RuleSet.from_options(rec["rules"])
+        RuleSet.from_saved(rec["rules"])
     except (RuleOptionError, ValueError) as exc:
         raise r.fail(f"field 'rules': {exc}") from None
     cards = r.text(rec, "cards", 128)
