@@ -409,6 +409,7 @@ RULES = [
 
     from musici import Game, standard_cardset
     from musici.describe import card_name
+    from musici.economy import RESTORE_CAP
     from musici.rating import FAME_INDEX, rate_concert
 
     cards = standard_cardset()
@@ -581,7 +582,7 @@ RULES = [
                             lineage_only_needs_good=lineage_only)
         card_fame = passion.fame[0 if good else 1]
         rows.append({"case": name, "card fame": card_fame, "bonus": t.attrs["bonus"],
-                     "fame": min(10, card_fame + t.attrs["bonus"])})
+                     "fame": min(RESTORE_CAP, card_fame + t.attrs["bonus"])})
     pd.DataFrame(rows)
     """),
     md(f"""
@@ -591,7 +592,7 @@ RULES = [
     code("""
     long_programme = ["S01", "S02", "S22", "S03", "S06", "S04"]
     bonus = bonus_breakdown(cards, "D01", long_programme).attrs["bonus"]
-    print(f"bonus +{bonus}: 3 + {bonus} = {3 + bonus}, capped to {min(10, 3 + bonus)} (RESTORE.4)")
+    print(f"bonus +{bonus}: 3 + {bonus} = {3 + bonus}, capped to {min(RESTORE_CAP, 3 + bonus)} (RESTORE.4)")
     """),
     md(f"""
     ### Lineage over several steps (RESTORE.2, RULING-LINEAGE)
@@ -744,7 +745,7 @@ RULES = [
         d = e.data
         fame = d["card_fame"]
         if d["restoration"]:
-            fame = min(10, fame + d["restoration"]["bonus"])
+            fame = min(RESTORE_CAP, fame + d["restoration"]["bonus"])
         expected = on_tour(fame, cards.music[d["card"]].income, d["venue"])
         assert expected == (d["fame"], d["income"]), (e, expected)
         checked.append(d["venue"])
