@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from test_reach import CARD_SETS
 
 from musici import Game, RuleSet, scoring
 from musici.analysis import explain_event
@@ -32,7 +33,6 @@ from musici.strategies.merchant import Merchant
 from musici.strategies.random_strategy import random_strategy
 from musici.views import PlayerView
 from musici.widgets import preview as P
-from tests.test_reach import CARD_SETS
 
 Bot = Callable[[PlayerView, Decision], Any]
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from card_variants import corner_swapped_cards
 
 from musici import Game, RuleSet, scoring
 from musici import economy as E
@@ -23,7 +24,6 @@ from musici.rules import RULE_OPTIONS
 from musici.strategies.greedy import greedy_strategy
 from musici.strategies.impresario import Impresario
 from musici.views import PlayerView
-from tests.card_variants import corner_swapped_cards
 
 # Other tour terms (as tests/test_levers.py): multipliers that round, both multipliers on one
 # tour, a commercial tour that keeps half the fame.
