@@ -190,7 +190,7 @@ def _music(card: MusicCard, cards: CardSet, width: float) -> ET.Element:
     text_block(svg, lines_p, W / 2, y + 3 + size_p * 0.85, size_p, fill="#333",
                font_style="italic", class_="piece", line_height=lh)
     if nationality:
-        _label(svg, nationality, W / 2, 150, MIN_FONT, fill="#555", class_="nationality")
+        _label(svg, nationality, W / 2, 149.5, MIN_FONT, fill="#555", class_="nationality")
 
     # bottom: fame good / fair / poor, then income
     el(svg, "rect", x=5, y=156, width=W - 10, height=27, rx=4, fill="#ffffff", opacity=0.95)
