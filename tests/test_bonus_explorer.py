@@ -129,7 +129,7 @@ SMALLEST_TEXT = """el => Math.min(...[...el.querySelectorAll('svg.musici-card te
 
 
 @pytest.fixture(scope="module")
-def served(browser_deps: None, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def served(browser_deps: None, tmp_path_factory: pytest.TempPathFactory):
     import nbformat
 
     home = tmp_path_factory.mktemp("voila-cards")
@@ -143,7 +143,7 @@ def served(browser_deps: None, tmp_path_factory: pytest.TempPathFactory):  # typ
 
 
 @pytest.fixture(scope="module")
-def page(served, chromium):  # type: ignore[no-untyped-def]
+def page(served, chromium):
     from test_browser_see import open_page
 
     page = open_page(chromium, served, "cards.ipynb",
@@ -155,7 +155,7 @@ def page(served, chromium):  # type: ignore[no-untyped-def]
     page.context.close()
 
 
-def _artifact(locator, name: str) -> None:  # type: ignore[no-untyped-def]
+def _artifact(locator, name: str) -> None:
     """A screenshot of ``locator`` at 1280 px wide (Voila scrolls inside a container and
     paints only what the viewport holds: the viewport is made as tall as the element)."""
     from test_browser_see import shot
@@ -169,7 +169,7 @@ def _artifact(locator, name: str) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.browser
-def test_decision_box_cards_read_at_11px_and_explain_themselves(page) -> None:  # type: ignore[no-untyped-def]
+def test_decision_box_cards_read_at_11px_and_explain_themselves(page) -> None:
     from musici.widgets.controls import CARD_WIDTH
 
     box = page.locator(".box-concert_card")
@@ -189,7 +189,7 @@ def test_decision_box_cards_read_at_11px_and_explain_themselves(page) -> None:  
 
 
 @pytest.mark.browser
-def test_options_not_allowed_are_greyed_with_their_rule(page) -> None:  # type: ignore[no-untyped-def]
+def test_options_not_allowed_are_greyed_with_their_rule(page) -> None:
     from musici.ruletext import rule_texts
 
     box = page.locator(".box-hire")
@@ -206,7 +206,7 @@ def test_options_not_allowed_are_greyed_with_their_rule(page) -> None:  # type: 
 
 
 @pytest.mark.browser
-def test_venues_not_allowed_are_disabled_buttons_with_their_rule(page) -> None:  # type: ignore[no-untyped-def]
+def test_venues_not_allowed_are_disabled_buttons_with_their_rule(page) -> None:
     box = page.locator(".box-venue")
     greyed = box.locator(".answer-btn-unavailable button, button.answer-btn-unavailable")
     names = sorted(b.inner_text().strip() for b in greyed.all())
@@ -218,7 +218,7 @@ def test_venues_not_allowed_are_disabled_buttons_with_their_rule(page) -> None: 
 
 
 @pytest.mark.browser
-def test_explorer_search_by_part_of_a_name_in_the_page(page) -> None:  # type: ignore[no-untyped-def]
+def test_explorer_search_by_part_of_a_name_in_the_page(page) -> None:
     explorer = page.locator(".bonus-explorer")
     chips = explorer.locator(".played-select .jupyter-widget-tag:not(.jupyter-widget-taginput)")
     status = explorer.locator(".search-status")
@@ -227,7 +227,7 @@ def test_explorer_search_by_part_of_a_name_in_the_page(page) -> None:  # type: i
     def state() -> str:
         return f"chips {[c.inner_text() for c in chips.all()]}, status {status.inner_text()!r}"
 
-    def until(ok, what: str) -> None:  # type: ignore[no-untyped-def]
+    def until(ok, what: str) -> None:
         for _ in range(150):
             if ok():
                 return
@@ -258,3 +258,15 @@ def test_explorer_search_by_part_of_a_name_in_the_page(page) -> None:  # type: i
     until(lambda: "no card matches" in status.inner_text(), "'no card matches'")
     search.fill("purc")  # typed, not sent: the screenshot shows a learner's next search
     _artifact(explorer, "bonus-explorer.png")
+
+
+def test_from_a_concert_event_of_the_game() -> None:
+    game = Game(4, 0).play([make_strategy(s) for s in
+                            ("collector", "collector", "impresario", "random")])
+    concert = next(e for e in game.events if e.kind == "concert" and e.data["card"] == "D11")
+    explorer = BonusExplorer.from_event(game, concert)
+    assert explorer.focused == "D11" and explorer.discovery.value == "D11"
+    assert explorer.seat.value == concert.player
+    assert explorer.bonus == concert.data["restoration"]["bonus"]
+    with pytest.raises(ValueError, match="names no score or discovery card"):
+        BonusExplorer.from_event(game, next(e for e in game.events if e.kind == "venue"))

@@ -28,6 +28,7 @@ from musici.analysis.bonus_graph import LABELS_TRACE
 from musici.cards import CardSet, standard_cardset
 from musici.describe import card_name
 from musici.engine import Game
+from musici.events import Event
 
 # the traces (by meta) that depend on the selection; the others never change
 SLOTS: tuple[str, ...] = ("lineage used", "adds to the bonus", "played, adds nothing", "discovery",
@@ -258,6 +259,17 @@ class BonusExplorer:
                              f"{escape(self.labels[picked])}</span>")
         self.search.value = ""
         return picked
+
+    @classmethod
+    def from_event(cls, game: Game, event: Event) -> BonusExplorer:
+        """The explorer focused on the card of a ``concert`` event (P4.CONCERT.4) or of a
+        discovery (``drew``, P4.DISCOVER.1), from the seat that played or drew it: the link
+        from the stepper's events to the restoration bonus."""
+        card = event.data.get("card") if isinstance(event.data, dict) else None
+        if event.kind not in ("concert", "drew") or card not in game.cards.music:
+            raise ValueError(f"a {event.kind!r} event names no score or discovery card to "
+                             "explore (expected a concert or a drawn discovery card)")
+        return cls(game=game, focus=str(card), seat=event.player)
 
     def _show_matches(self, found: Sequence[str]) -> None:
         """One button per matching card (class ``search-match``); the old ones closed."""
