@@ -479,6 +479,7 @@ def rendered_texts(rules: RuleSet, seed: int = 5) -> list[tuple[str, str]]:
 
     from musici import Game
     from musici.analysis.explain import explain_event
+    from musici.analysis.unavailable import unavailable
     from musici.describe import describe_event
     from musici.render.board import board_svg
     from musici.strategies import make_strategy
@@ -491,16 +492,14 @@ def rendered_texts(rules: RuleSet, seed: int = 5) -> list[tuple[str, str]]:
 
     shown: list[tuple[str, str]] = []
     bots = [make_strategy("greedy") for _ in range(4)]
-
-    def watched(seat: int):
-        def strategy(view, decision):
-            shown.append(("decision help", plain(decision_help(view, decision))))
-            for option in getattr(decision, "options", None) or ():
-                shown.append(("option note", option_note(view, decision, option)[0]))
-            return bots[seat](view, decision)
-        return strategy
-
-    game = Game(players=4, seed=seed, rules=rules).play([watched(s) for s in range(4)])
+    game = Game(players=4, seed=seed, rules=rules)
+    while (decision := game.decision) is not None:
+        view = game.view(decision.player)
+        shown.append(("decision help", plain(decision_help(view, decision))))
+        for option in getattr(decision, "options", None) or ():
+            shown.append(("option note", option_note(view, decision, option)[0]))
+        shown.extend(("not offered", f"{u.reason} ({u.rule})") for u in unavailable(game, decision))
+        game.answer(bots[decision.player](view, decision))
     shown.append(("since", plain(since_html(game, 0, None))))
     shown.append(("summary", plain(summary_html(game))))
     shown.append(("board", plain(str(board_svg(game)))))
