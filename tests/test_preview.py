@@ -7,7 +7,9 @@ field (venue, multiplier, rounding and lost income included). Follows
 tests/test_bots_follow_rules.py, which holds the bots' forecasts to the same standard.
 
 By default every ruling combination on each card set is played once (a quick sample);
-``-m slow`` plays all 200 games.
+``-m slow`` plays all 200 games and drives the decision box in Chromium (Voila), saving
+artifacts/preview-venue.png and artifacts/preview.png. The words of the planner (what each
+venue, card, hire and action reaches) are checked on fixed positions below.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -245,3 +248,84 @@ def test_the_action_menu_says_what_a_concert_now_or_after_hiring_gives() -> None
     now = P.option_note(view, d, "concert")[0]
     assert "best now: S26 (Berlioz) with your 1 modern instrumental: poor, -1 fame, 0 G" in now
     assert "hiring first (up to 2), best:" in P.option_note(view, d, "hire")[0]  # P4.1
+
+
+# ---------------------------------------------------------------- in a real browser
+# The decision box as a learner sees it (Voila + Chromium, tests/test_browser.py's set-up):
+# at the venue decision each option names its best concert; at the concert decision,
+# ticking the orchestras shows the preview with the tour's ×1.5, the rounding and the lost
+# income. Screenshots: artifacts/preview-venue.png, artifacts/preview.png (look at them).
+STEPPER_AT = '''
+from musici.strategies.greedy import greedy_strategy
+from musici.widgets import GameStepper
+
+def stepper_at(kind, month, seed, venue=None):
+    s = GameStepper(players=("human", "greedy", "impresario", "merchant"), seed=seed)
+    s.advance()
+    while s.game.decision is not None:
+        d = s.game.decision
+        if d.player == 0 and d.kind == kind and s.game.month >= month:
+            break
+        answer = greedy_strategy(s.game.view(0), d)
+        if d.kind == "venue" and venue in d.options and s.game.month >= month:
+            answer = venue
+        s.answer(answer)
+    return s
+'''
+BROWSER_PAGES = {
+    "venue": "stepper_at('venue', 2, seed=3)",
+    "concert": "stepper_at('concert_orchestras', 3, seed=6, venue='small-academic')",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_the_decision_box_in_chromium(tmp_path: Path) -> None:
+    import nbformat
+    import test_browser as tb
+    from playwright.sync_api import sync_playwright
+
+    missing = tb.missing_pieces()
+    if missing:
+        pytest.skip("browser test needs " + "; ".join(missing))
+    served = tmp_path / "nb"
+    served.mkdir()
+    for name, call in BROWSER_PAGES.items():
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell(STEPPER_AT), nbformat.v4.new_code_cell(
+            f"s = {call}\ns")]
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}
+        nbformat.write(nb, served / f"{name}.ipynb")
+    artifacts = Path(__file__).resolve().parents[1] / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    controls = ".human-controls"
+    with tb.serve_voila(served, served, tmp_path, "voila/render/") as server, \
+            sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=tb.CHROMIUM, args=tb.CHROMIUM_FLAGS,
+                                     headless=True, timeout=30_000)
+        try:
+            page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+            page.goto(server.url + "venue.ipynb", wait_until="commit", timeout=180_000)
+            page.wait_for_selector(f"{controls} .reach-basis", timeout=180_000)
+            notes = page.locator(f"{controls} .option-notes").inner_text()
+            assert "large-academic: tour: costs 400 G" in notes
+            assert "best here: S19 (Gluck) with your 2 modern instrumental, then hiring 2 " \
+                   "modern vocal (200 G): good, +12 fame, 0 G" in notes, notes
+            page.locator(controls).screenshot(path=str(artifacts / "preview-venue.png"))
+
+            page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+            page.goto(server.url + "concert.ipynb", wait_until="commit", timeout=180_000)
+            page.wait_for_selector(f"{controls} .reach-best", timeout=180_000)
+            boxes = page.locator(f"{controls} .subset-box input[type=checkbox]")
+            for i in range(boxes.count()):  # the learner ticks every orchestra
+                boxes.nth(i).check()
+            preview = page.wait_for_selector(
+                f"{controls} .concert-preview[data-fame='4'][data-income='0']", timeout=30_000)
+            assert preview is not None
+            text = preview.inner_text()
+            assert "3 ×1.5 on the small academic tour = 4.5, rounded toward zero" in text, text
+            assert "the card's 360 G is lost" in text, text
+            page.locator(controls).screenshot(path=str(artifacts / "preview.png"))
+        finally:
+            browser.close()
