@@ -241,3 +241,16 @@ def ruling_sentence(ruling: str, rules: RuleSet | None = None, *, short: bool = 
     """The reading in words with its rule and ruling: "fame never drops below 0 (P5.8,
     RULING-FAME-FLOOR)"."""
     return f"{default_words(ruling, rules, short=short)} ({ruling_rule(ruling)}, {ruling})"
+
+
+def rule_words(rule_id: str, rules: RuleSet | None = None) -> str:
+    """A rule's words for a game played under ``rules``: a ruling (``RULING-*``) in the
+    reading those rules play (RULES.md's text of a ruling states only the default), any
+    other id in RULES.md's words. For hovers and introductions of a shown game."""
+    from musici.rules import RULE_OPTIONS
+
+    option = RULE_OPTIONS.get(rule_id)
+    if option is None or rules is None or rules.get(rule_id) == option.default:
+        return rule_text(rule_id)
+    words = default_words(rule_id, rules)
+    return f"{words[:1].upper()}{words[1:]}."

@@ -93,3 +93,15 @@ def test_reading_html_states_the_shown_games_reading():
     floorless = RuleSet.from_options({"RULING-FAME-FLOOR": "none"})
     html = reading_html("RULING-FAME-FLOOR", floorless)
     assert html.startswith("fame may drop below 0 ") and ">RULING-FAME-FLOOR</span>" in html
+
+
+def test_rule_words_follow_the_games_rules():
+    from musici.ruletext import rule_words
+
+    assert rule_words("P5.8") == rule_text("P5.8")
+    assert rule_words("RULING-FAME-FLOOR") == rule_text("RULING-FAME-FLOOR")  # the default's
+    assert rule_words("RULING-FAME-FLOOR", RuleSet()) == rule_text("RULING-FAME-FLOOR")
+    floorless = RuleSet.from_options({"RULING-FAME-FLOOR": "none"})
+    assert rule_words("RULING-FAME-FLOOR", floorless) == "Fame may drop below 0."
+    with pytest.raises(UnknownRuleError):
+        rule_words("P9.9", floorless)
