@@ -92,10 +92,7 @@ def note(game: Game, d: Decision, answer: Any) -> str:
     if d.space == "choice":
         text, rule = option_note(game.view(d.player), d, answer)
         return (f"{text} [{rule}]" if rule else text)[:400]
-    if d.space == "subset":
-        return ("play with " if d.kind == "concert_orchestras" else "") + answer_words(
-            game.cards, answer)
-    return ""
+    return ""  # a subset or an amount: its words say it all
 
 
 def consequences(game: Game, seat: int, best: Any, lineup: tuple[str, ...]
@@ -180,7 +177,7 @@ def why_text(record: dict[str, Any]) -> str:
     def words(o: dict[str, Any]) -> str:
         answer = tuple(o["answer"]) if isinstance(o["answer"], list) else o["answer"]
         name = answer_words(cards, answer)
-        return f"{name} ({o['note']})" if o["note"] and o["note"] != f"play with {name}" else name
+        return f"{name} ({o['note']})" if o["note"] else name
 
     try:
         rule = rule_text(record["rule"])
@@ -332,6 +329,9 @@ def collect(args: argparse.Namespace) -> int:
         chosen.append(r)
     chosen.sort(key=lambda r: (r["seed"], len(r["answers"])))
     for r in chosen:
+        for o in r["options"]:  # older finds: a subset's note repeated its words
+            if o["note"].startswith("play with "):
+                o["note"] = ""
         r["why"] = why_text(r)
         # every option, as a save records them: a later change of a default cannot change
         # the game a puzzle replays
