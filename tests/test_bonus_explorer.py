@@ -93,7 +93,7 @@ def test_focus_refuses_what_it_cannot_show() -> None:
 # Voila serves a small notebook: the decision box at a concert-card decision and at a hire
 # with orchestras that may not be hired (greyed), and the explorer. Screenshots go to
 # artifacts/ (cards-decision.png, cards-anatomy.png, cards-greyed.png, venues-greyed.png,
-# bonus-explorer.png).
+# cards-orchestras.png, bonus-explorer.png).
 NOTEBOOK_CELLS = [
     '''import random
 from musici import Game
@@ -119,6 +119,7 @@ def box(game):
     "box(at(3, 20))",
     "box(at(3, 33))",
     "box(at(3, 10))",
+    "box(at(3, 77))",
     "BonusExplorer(discovery='D06')",
 ]
 # the on-screen size of the smallest text of each card, in px (the piece's title left out:
@@ -148,7 +149,7 @@ def page(served, chromium):
 
     page = open_page(chromium, served, "cards.ipynb",
                      [".box-concert_card .answer-card svg", ".box-hire .answer-unavailable",
-                      ".box-venue .unavailable-notes",
+                      ".box-venue .unavailable-notes", ".box-concert_orchestras .concert-card",
                       ".bonus-explorer .played-search input"])
     page.set_viewport_size({"width": 1280, "height": 720})
     yield page
@@ -215,6 +216,15 @@ def test_venues_not_allowed_are_disabled_buttons_with_their_rule(page) -> None:
     notes = box.locator(".unavailable-notes").inner_text()
     assert "P3.TOUR.5" in notes and "P3.1" in notes and "you have 0" in notes
     _artifact(box, "venues-greyed.png")
+
+
+@pytest.mark.browser
+def test_choosing_orchestras_beside_the_card_played(page) -> None:
+    box = page.locator(".box-concert_orchestras")
+    card = box.locator(".concert-card svg")
+    assert card.count() == 1 and card.get_attribute("data-card") == "S30"
+    assert box.evaluate(SMALLEST_TEXT) >= 10.95
+    _artifact(box, "cards-orchestras.png")
 
 
 @pytest.mark.browser

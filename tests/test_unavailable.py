@@ -156,3 +156,12 @@ def _tree(widget: Widget) -> Iterator[Widget]:
     for child in getattr(widget, "children", ()):
         yield from _tree(child)
 
+
+
+def test_choosing_orchestras_shows_the_card_being_played() -> None:
+    game = _to(Game(4, seed=3), Kind.CONCERT_ORCHESTRAS)
+    controls = _controls(game)
+    card = game.decision.info["card"]  # type: ignore[union-attr]
+    html = " ".join(w.value for w in _tree(controls.widget) if isinstance(w, _HTML))
+    assert "concert-card" in html and f'data-card="{card}"' in html
+    assert controls.anatomy_button in _tree(controls.widget)

@@ -454,7 +454,15 @@ class AnswerControls:
         generation = self.generation
         self.submit_button.on_click(lambda _b: self._submit_subset(generation))
         size = widgets.HTML(f"<span style='font-size:11.5px'>{escape(subset_words(d))}</span>")
-        return widgets.VBox([*rows, widgets.HBox([size, self.submit_button])])
+        choose = widgets.VBox([*rows, widgets.HBox([size, self.submit_button])])
+        card = d.info.get("card") if d.kind == "concert_orchestras" else None
+        picture = _card_picture(cards, card) if isinstance(card, str) else ""
+        if not picture:
+            return choose
+        # the card being played beside the orchestras: its corners say what it needs
+        drawn = widgets.HTML(f"<div class='answer-card concert-card'>{picture}</div>")
+        return widgets.HBox([drawn, choose], layout=widgets.Layout(
+            align_items="flex-start", flex_flow="row wrap", grid_gap="10px"))
 
     def _update_preview(self) -> None:
         d = self.decision
