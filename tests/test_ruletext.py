@@ -105,3 +105,13 @@ def test_rule_words_follow_the_games_rules():
     assert rule_words("RULING-FAME-FLOOR", floorless) == "Fame may drop below 0."
     with pytest.raises(UnknownRuleError):
         rule_words("P9.9", floorless)
+
+
+def test_a_rule_tag_hovers_the_reading_the_shown_game_plays():
+    from musici.widgets.words import rule_tag, rule_title
+
+    assert rule_title("RULING-FAME-FLOOR") == rule_text("RULING-FAME-FLOOR")
+    assert rule_tag("P5.8") == rule_tag("P5.8", RuleSet())
+    floorless = RuleSet.from_options({"RULING-FAME-FLOOR": "none"})
+    assert "title='Fame may drop below 0.'" in rule_tag("RULING-FAME-FLOOR", floorless)
+    assert rule_title("P9.9", floorless) == "" and rule_title("P9.9") == ""

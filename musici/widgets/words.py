@@ -10,7 +10,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from musici.analysis.hints import fame_text
-from musici.ruletext import UnknownRuleError, default_words, rule_text
+from musici.ruletext import UnknownRuleError, default_words, rule_text, rule_words
 
 if TYPE_CHECKING:
     from musici.rules import RuleSet
@@ -19,26 +19,47 @@ _RULE = ("<span class='rule-id' title='{title}' style='font-family:monospace;fon
          "background:#f2f2f2;padding:0 3px;border-radius:3px;cursor:help'>{id}</span>")
 
 
+def rule_title(rule_id: str, rules: RuleSet | None = None) -> str:
+    """The rule's text (for a hover), or "" for an id the rules do not have; with the shown
+    game's ``rules``, a ruling in the reading that game plays (:func:`rule_words`)."""
+    if rules is not None and rules.non_default():
+        try:
+            return rule_words(rule_id, rules)
+        except UnknownRuleError:
+            return ""
+    return _default_title(rule_id)
+
+
 @lru_cache(maxsize=512)
-def rule_title(rule_id: str) -> str:
-    """The rule's text (for a hover), or "" for an id the rules do not have."""
+def _default_title(rule_id: str) -> str:
     try:
         return rule_text(rule_id)
     except UnknownRuleError:
         return ""
 
 
+def rule_tag(rule_id: str, rules: RuleSet | None = None) -> str:
+    """A rule id as a small tag whose hover shows the rule's text (for ``rules``' game: a
+    ruling's hover says the reading that game plays)."""
+    if rules is not None and rules.non_default():
+        return _tag(rule_id, rule_title(rule_id, rules))
+    return _default_tag(rule_id)
+
+
+def _tag(rule_id: str, title: str) -> str:
+    return _RULE.format(title=escape(title, quote=True), id=escape(rule_id))
+
+
 @lru_cache(maxsize=512)
-def rule_tag(rule_id: str) -> str:
-    """A rule id as a small tag whose hover shows the rule's text."""
-    return _RULE.format(title=escape(rule_title(rule_id), quote=True), id=escape(rule_id))
+def _default_tag(rule_id: str) -> str:
+    return _tag(rule_id, _default_title(rule_id))
 
 
 def reading_html(ruling: str, rules: RuleSet | None = None, *, short: bool = True) -> str:
     """The reading of ``ruling`` that ``rules`` plays (the defaults if None), in words, with
     the ruling's tag: a note that states a rule ("fame never drops below 0") reads it here,
     so it says what the shown game plays, never a default by hand."""
-    return f"{escape(default_words(ruling, rules, short=short))} {rule_tag(ruling)}"
+    return f"{escape(default_words(ruling, rules, short=short))} {rule_tag(ruling, rules)}"
 
 
 def strip_rule(text: str, rule: str) -> str:
