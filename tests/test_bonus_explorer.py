@@ -90,10 +90,11 @@ def test_focus_refuses_what_it_cannot_show() -> None:
 
 
 # ------------------------------------------------------------------ in a real browser
-# Voila serves a small notebook: the decision box at a concert-card decision and at a hire
-# with orchestras that may not be hired (greyed), and the explorer. Screenshots go to
-# artifacts/ (cards-decision.png, cards-anatomy.png, cards-greyed.png, venues-greyed.png,
-# cards-orchestras.png, bonus-explorer.png).
+# Voila serves a small notebook (marked slow: about a minute on a loaded machine): the
+# decision box at a concert-card decision, at a hire with orchestras that may not be hired
+# (greyed), at a venue at fame 0 and at a choice of orchestras, and the explorer.
+# Screenshots go to artifacts/ (cards-decision.png, cards-anatomy.png, cards-greyed.png,
+# venues-greyed.png, cards-orchestras.png, bonus-explorer.png, bonus-explorer-matches.png).
 NOTEBOOK_CELLS = [
     '''import random
 from musici import Game
@@ -169,6 +170,7 @@ def _artifact(locator, name: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 720})
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_decision_box_cards_read_at_11px_and_explain_themselves(page) -> None:
     from musici.widgets.controls import CARD_WIDTH
@@ -189,6 +191,7 @@ def test_decision_box_cards_read_at_11px_and_explain_themselves(page) -> None:
     _artifact(box, "cards-anatomy.png")
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_options_not_allowed_are_greyed_with_their_rule(page) -> None:
     from musici.ruletext import rule_texts
@@ -206,6 +209,7 @@ def test_options_not_allowed_are_greyed_with_their_rule(page) -> None:
     _artifact(box, "cards-greyed.png")
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_venues_not_allowed_are_disabled_buttons_with_their_rule(page) -> None:
     box = page.locator(".box-venue")
@@ -218,6 +222,7 @@ def test_venues_not_allowed_are_disabled_buttons_with_their_rule(page) -> None:
     _artifact(box, "venues-greyed.png")
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_choosing_orchestras_beside_the_card_played(page) -> None:
     box = page.locator(".box-concert_orchestras")
@@ -227,6 +232,7 @@ def test_choosing_orchestras_beside_the_card_played(page) -> None:
     _artifact(box, "cards-orchestras.png")
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_explorer_search_by_part_of_a_name_in_the_page(page) -> None:
     explorer = page.locator(".bonus-explorer")
