@@ -45,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--months", type=int, default=None,
                       help="number of months (RULING-MONTHS; default 12)")
     play.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                      help="a rule option, e.g. --rule RULING-MEDIA-ZERO=zero-can-win")
+                      help="a rule option, e.g. --rule RULING-MEDIA-ZERO=no-winner")
     play.add_argument("--cards", default=None, help="a card-set JSON file (default: bundled)")
     play.add_argument("--seat", type=int, default=None,
                       help="print only what this seat may see, 0 to players-1 (default: everything)")

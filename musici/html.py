@@ -154,9 +154,11 @@ def results_html(game: Game) -> str:
                                 f"{_e(game.phase)})</div>")
     res = game.results
     rows = []
+    from musici.analysis.hints import fame_text  # fame as a player writes it: 34½
+
     for row in game.standings():
         fame = Fraction(row["fame"])
-        rows.append([row["rank"], f"seat {row['seat']}", f"{fame} ({float(fame):.2f})",
+        rows.append([row["rank"], f"seat {row['seat']}", fame_text(fame),
                      row["money"], "winner" if row["winner"] else ""])
     standings = _table(["rank", "seat", "fame", "money", ""], rows)
     awards = _table(["award", "rule", "counts per seat", "winners", "fame each"],

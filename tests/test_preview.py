@@ -133,7 +133,7 @@ def _cover(data: dict[str, Any], rules: RuleSet, cards: CardSet, html: str) -> N
         SEEN["poor"] += 1
 
 
-@pytest.mark.rules("P4.CONCERT.4", "RATE", "P3.TOUR", "P3.TOUR.4", "RESTORE.4",
+@pytest.mark.rules("P4.CONCERT.4", "P3.TOUR", "P3.TOUR.4", "RESTORE.4", "RATE.GOOD",
                    "RULING-STYLE", "RULING-MISSING-TYPE", "RULING-ROUNDING",
                    "RULING-RESTORE-CAP", "RULING-RESTORE-GOOD", "RULING-LINEAGE")
 @pytest.mark.parametrize("chunk", range(4))
@@ -144,7 +144,7 @@ def test_the_preview_is_the_concert_the_engine_records_sample(chunk: int) -> Non
 
 
 @pytest.mark.slow
-@pytest.mark.rules("P4.CONCERT.4", "RATE", "P3.TOUR", "P3.TOUR.4", "RESTORE.4")
+@pytest.mark.rules("P4.CONCERT.4", "P3.TOUR", "P3.TOUR.4", "RESTORE.4")
 def test_the_preview_is_the_concert_the_engine_records_in_200_games() -> None:
     SEEN.clear()
     checked = sum(_play_and_check(i) for i in range(GAMES))

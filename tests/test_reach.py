@@ -127,7 +127,7 @@ PLANNED: Counter[str] = Counter()  # what the checked venue-time plans covered
 COMBOS = list(itertools.product(*(RULE_OPTIONS[n].choices for n in scoring.CONCERT_RULINGS)))
 
 
-@pytest.mark.rules("P3.1", "P4.CONCERT.2", "P4.CONCERT.4", "P4.HIRE.1", "P3.TOUR", "RATE")
+@pytest.mark.rules("P3.1", "P4.CONCERT.2", "P4.CONCERT.4", "P4.HIRE.1", "P3.TOUR", "RATE.GOOD")
 @pytest.mark.parametrize("i", range(0, len(COMBOS), 4))
 def test_the_planners_concerts_are_the_engines(i: int) -> None:
     rules = RuleSet.from_options(dict(zip(scoring.CONCERT_RULINGS, COMBOS[i], strict=True)))

@@ -19,7 +19,7 @@ from musici.analysis.summary import (
     month_summary,
     score_sheet,
 )
-from musici.widgets.words import fame_text, rule_tag, rule_title
+from musici.widgets.words import fame_text, reading_html, rule_tag, rule_title
 
 if TYPE_CHECKING:
     from musici.engine import Game
@@ -112,8 +112,9 @@ def score_sheet_html(game: Game, names: Sequence[str] | None = None) -> str:
                     f"<td style='{_CELL}'>{-r.markers if r.markers else 0}</td>"
                     f"<td style='{_CELL}' class='final-fame'>{fame_text(r.fame)}</td>"
                     f"<td style='{_CELL}' class='final-money'>{r.money} G</td></tr>")
-    floor = (f"<div style='color:#666;font-size:11.5px'>Final fame never drops below 0 "
-             f"{rule_tag('RULING-FAME-FLOOR')}; markers cost 1 fame each {rule_tag('END.5')}; "
+    floor = (f"<div style='color:#666;font-size:11.5px'>"
+             f"{reading_html('RULING-FAME-FLOOR', game.rules)}; markers cost 1 fame each "
+             f"{rule_tag('END.5')}; "
              f"tied players share an award {rule_tag('END.6')}.</div>")
     return (f"<div class='score-sheet' style='{_FIT}'><b>Final score sheet</b>"
             f"{_banner(sheet.winners, sheet.tie_break, fame_text(top.fame), names)}"
