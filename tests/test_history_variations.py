@@ -183,3 +183,13 @@ def test_a_retry_answered_as_played_follows_the_played_line() -> None:
     assert history.current == MAIN and history.pos == k + 1
     assert retry_line not in history.lines and list(history.lines) == [MAIN]
     assert history.snaps[-1].answers == main_answers
+
+
+def test_a_bot_answering_a_retry_as_played_follows_the_played_line() -> None:
+    history = played(40)
+    main_answers = list(history.snaps[-1].answers)
+    history.go(12)
+    line = history.retry()
+    history.step(bots())  # the same bot in the same position answers as it did
+    assert history.current == MAIN and history.pos == 13 and line not in history.lines
+    assert history.snaps[-1].answers == main_answers

@@ -174,6 +174,9 @@ def test_clicking_the_graph_after_a_retry_goes_back_to_the_reviewed_line(
     stepper.review()
     flag = flagged(stepper.review_panel.review)[0]
     stepper.review_panel.retry(flag.step)
+    d = stepper.game.decision
+    stepper.history.answer(flag.best)  # seat 0 answers otherwise (fake_review's "best")
+    assert flag.best != flag.played and d.normalize(flag.best) == flag.best
     stepper.advance("end")  # the bots (seat 0 included) play the new line on
     new = stepper.history.current
     assert new != MAIN
@@ -286,3 +289,30 @@ def test_a_new_game_clears_the_review(stepper: GameStepper) -> None:
     stepper.restart(seed=4)
     assert panel.review is None and panel.figure is None and not panel.rows.children
     assert panel.graph.layout.display == "none" and panel.summary.value == ""
+
+
+def test_a_variation_of_a_variation_names_its_parent(stepper: GameStepper) -> None:
+    history = stepper.history
+
+    def answer_otherwise(step: int) -> int:
+        for k in range(step, history.last):
+            d = history.snaps[k].decision
+            if d.space == "choice" and len(d.options) > 1:
+                history.go(k)
+                played = history.snaps[k + 1].answers[-1]
+                history.answer(next(o for o in d.options if o != played))
+                for _ in range(15):
+                    history.step(stepper.strategies)
+                return k
+        pytest.fail("no choice left")
+
+    k1 = answer_otherwise(10)
+    first = history.current
+    k2 = answer_otherwise(k1 + 3)
+    second = history.current
+    stepper.lines_view.update()
+    labels = {v: k for k, v in stepper.lines_view.select.options}
+    assert labels[first].startswith(f"line {first}: from step {k1}, ")
+    assert "of line" not in labels[first]
+    assert labels[second].startswith(f"line {second}: from step {k2} of line {first}, ")
+    assert history.lines[second].parent == first

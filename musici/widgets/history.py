@@ -119,6 +119,10 @@ class History:
             return self.game
         game = self.game.clone()
         game.ask(strategies[game.decision.player])  # type: ignore[union-attr]
+        known = self._line_answering(self.pos, game.answers[-1])
+        if known is not None and self.line.own_steps <= 0:
+            # a bot answers a retry as a line already did: follow it (no duplicate line)
+            return self.switch(known, self.pos + 1)
         self.snaps.append(game)
         self.pos += 1
         return game

@@ -485,6 +485,8 @@ def line_label(history: History, line_id: int) -> str:
         return f"main line · steps 0–{line.last}"
     own = line.own_steps
     start = f"line {line_id}: from step {line.fork}"
+    if line.parent is not None and history.lines[line.parent].parent is not None:
+        start += f" of line {line.parent}"  # a variation of a variation
     if own <= 0:
         return f"{start} · nothing played yet"
     after = line.snaps[line.fork + 1]
