@@ -509,7 +509,7 @@ def play_and_check(page: Any, tmp_path: Path) -> None:
 LAPTOP = {"width": 1366, "height": 768}
 ARTIFACTS = ROOT / "artifacts"
 GAME_ACTIONS = 400  # answers and button presses for a whole game (~110 are needed)
-REVIEW_WAIT = 240  # the review estimates every searched decision of the game (~20-60 s)
+REVIEW_WAIT = 600  # the review plays every decision of seat 0 out in sampled worlds (minutes)
 AREAS = ("chapel", "university", "dome", "opera", "large-academic", "small-academic",
          "large-commercial", "small-commercial")
 VISIBLE_AND_FRESH = (
@@ -647,10 +647,14 @@ def play_a_whole_game(page: Any) -> None:
     shoot(page, f"{STEPPER} .board-view", "board.png")
     page.locator(CHART).screenshot(path=str(ARTIFACTS / "chart-end.png"))
     page.locator(f"{STEPPER} .review-btn").click()
-    page.wait_for_function("sel => document.querySelector(sel)?.innerText.includes('Review')",
-                           arg=f"{STEPPER} .review-view", timeout=REVIEW_WAIT * 1000)
-    assert "better:" in page.locator(f"{STEPPER} .review-view").inner_text()
-    shoot(page, f"{STEPPER} .review-view", "review.png")
+    # the review tab (musici.widgets.review_panel): its summary, then its graph
+    page.wait_for_function("sel => /Review of seat|review failed/.test("
+                           "document.querySelector(sel)?.innerText ?? '')",
+                           arg=f"{STEPPER} .review-panel .review-summary",
+                           timeout=REVIEW_WAIT * 1000)
+    assert "Review of seat 0" in page.locator(f"{STEPPER} .review-summary").inner_text()
+    page.wait_for_selector(f"{STEPPER} .review-panel .review-graph.js-plotly-plot")
+    shoot(page, f"{STEPPER} .review-panel", "review-whole-game.png")
     # a laptop's window: the chart sits above the fold (resized only now: a resize while
     # the notebook still runs its later cells once left the chart deaf to updates)
     page.set_viewport_size(LAPTOP)

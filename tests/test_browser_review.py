@@ -113,6 +113,15 @@ def check_review(page: Any, voila: Voila) -> None:
     last = slider_step(page)
     assert last > 50, last  # the finished game's last step is shown
     page.locator(f"{STEPPER} .review-btn").click()
+    # the review runs in a thread: its progress shows and the stepper answers meanwhile
+    # (the review takes seconds, a click's round trip well under one)
+    page.wait_for_selector(f"{PANEL} .review-progress", state="visible")
+    page.locator(f"{STEPPER} .back-btn").click()
+    deadline = time.monotonic() + ROUND_TRIP
+    while slider_step(page) != last - 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert slider_step(page) == last - 1
+    assert "reviewing" in page.locator(f"{PANEL} .review-summary").inner_text()
     try:
         page.wait_for_function(
             "sel => /Review of seat 2|review failed/.test(document.querySelector(sel)"
