@@ -316,3 +316,17 @@ def test_a_variation_of_a_variation_names_its_parent(stepper: GameStepper) -> No
     assert "of line" not in labels[first]
     assert labels[second].startswith(f"line {second}: from step {k2} of line {first}, ")
     assert history.lines[second].parent == first
+
+
+def test_a_review_that_ends_after_a_new_game_is_not_shown(stepper: GameStepper) -> None:
+    panel = stepper.review_panel
+    review = fake_review(stepper)
+
+    def restarting(game, seat, progress, options):
+        stepper.restart(seed=4)  # the learner starts a new game while the review runs
+        return review
+
+    panel.review_fn = restarting
+    stepper.review()
+    assert panel.review is None and panel.figure is None and not panel.rows.children
+    assert panel.progress.layout.display == "none"

@@ -276,8 +276,10 @@ class ReviewPanel:
                 if not self.background:
                     raise
                 return
-            if run == self._run:
+            if run == self._run and self.stepper.history is history:  # not a new game
                 self.show(review, game, seat, line)
+            elif run == self._run:
+                self.clear()
 
         if self.background:
             self._thread = threading.Thread(target=work, name="musici-review", daemon=True)
