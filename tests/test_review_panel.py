@@ -148,6 +148,7 @@ def test_retry_from_here_keeps_the_played_line(stepper: GameStepper) -> None:
     assert history.current != MAIN and history.pos == flag.step == history.last
     assert history.lines[MAIN].last == last and history.lines[MAIN].snaps[-1].answers == played
     assert "retrying from step" in stepper.status.value
+    assert "is a bot here" in stepper.status.value  # BOTS: seat 0 is not played here
     lines = stepper.lines_view
     assert lines.widget.layout.display == "flex" and len(lines.select.options) == 2
     assert lines.select.options[0][0].startswith("main line")
@@ -330,3 +331,32 @@ def test_a_review_that_ends_after_a_new_game_is_not_shown(stepper: GameStepper) 
     stepper.review()
     assert panel.review is None and panel.figure is None and not panel.rows.children
     assert panel.progress.layout.display == "none"
+
+
+def test_a_learner_retries_a_flagged_decision_and_keeps_the_game_played() -> None:
+    """Seat 0 played by a person (here: greedy answers through the stepper), reviewed;
+    "retry from here" on a flagged decision shows that decision's controls again."""
+    from musici.strategies import greedy_strategy
+
+    stepper = GameStepper(players=("human", "greedy", "random", "greedy"), seed=5,
+                          rules=SHORT)
+    stepper.review_panel.background = False
+    while not stepper.game.finished:
+        d = stepper.game.decision
+        if stepper.humans[d.player]:
+            stepper.answer(greedy_strategy(stepper.game.view(d.player), d))
+        else:
+            stepper.advance("end")
+    played = list(stepper.game.answers)
+    use(stepper, fake_review(stepper))
+    stepper.review()
+    flag = flagged(stepper.review_panel.review)[2]
+    stepper.review_panel.rows.children[2].children[2].click()  # retry from here
+    assert stepper.history.pos == flag.step and stepper.game.decision.player == SEAT
+    assert stepper.controls.widget.layout.display == "flex"  # seat 0 answers again
+    assert "answer again above" in stepper.status.value
+    stepper.answer(flag.best)
+    assert stepper.history.current != MAIN
+    assert stepper.history.snaps[flag.step + 1].answers[-1] == flag.best
+    assert stepper.history.lines[MAIN].snaps[-1].answers == played
+    assert len(stepper.lines_view.select.options) == 2

@@ -475,8 +475,13 @@ class ReviewPanel:
         self.mark(step)
         status = getattr(self.stepper, "status", None)
         if status is not None:
-            status.value = (f"<span style='color:#256'>retrying from step {step}: the played "
-                            f"line is kept (lines menu above the timeline)</span>")
+            d = history.game.decision
+            humans = getattr(self.stepper, "humans", ())
+            who = ("" if d is None else " — answer again above" if d.player < len(humans)
+                   and humans[d.player] else f" — seat {d.player} is a bot here: it answers "
+                   f"as before, so its line is followed")
+            status.value = (f"<span style='color:#256'>retrying from step {step}{who}; the "
+                            f"played line is kept (lines menu above the timeline)</span>")
 
 
 # ---------------------------------------------------------------------------- the lines menu
