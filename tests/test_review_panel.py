@@ -360,3 +360,18 @@ def test_a_learner_retries_a_flagged_decision_and_keeps_the_game_played() -> Non
     assert stepper.history.snaps[flag.step + 1].answers[-1] == flag.best
     assert stepper.history.lines[MAIN].snaps[-1].answers == played
     assert len(stepper.lines_view.select.options) == 2
+
+
+def test_next_and_previous_flagged_decision(stepper: GameStepper) -> None:
+    use(stepper, fake_review(stepper))
+    stepper.review()
+    panel = stepper.review_panel
+    steps = [f.step for f in panel.flags]
+    stepper.go(0)
+    for step in steps:
+        panel.next_flag.click()
+        assert stepper.history.pos == step
+    assert panel.to_flag(+1) is None and stepper.history.pos == steps[-1]  # none after
+    panel.prev_flag.click()
+    assert stepper.history.pos == steps[-2]
+    assert panel.tools.layout.display == "flex" and not panel.next_flag.disabled

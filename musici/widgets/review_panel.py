@@ -239,8 +239,19 @@ class ReviewPanel:
         self.retry_shown.add_class("review-retry-shown-btn")
         self.retry_shown.on_click(lambda _b: self.retry(self.stepper.history.pos,
                                                         reviewed_line=False))
-        self.retry_shown.layout.display = "none"
-        self.widget = widgets.VBox([self.summary, self.progress, self.graph, self.retry_shown,
+        self.prev_flag = widgets.Button(description="previous flagged", icon="step-backward",
+                                        layout=widgets.Layout(width="auto"),
+                                        tooltip="the flagged decision before the shown step")
+        self.prev_flag.add_class("review-prev-btn")
+        self.prev_flag.on_click(lambda _b: self.to_flag(-1))
+        self.next_flag = widgets.Button(description="next flagged", icon="step-forward",
+                                        layout=widgets.Layout(width="auto"),
+                                        tooltip="the flagged decision after the shown step")
+        self.next_flag.add_class("review-next-btn")
+        self.next_flag.on_click(lambda _b: self.to_flag(+1))
+        self.tools = widgets.HBox([self.prev_flag, self.next_flag, self.retry_shown],
+                                  layout=widgets.Layout(display="none"))
+        self.widget = widgets.VBox([self.summary, self.progress, self.graph, self.tools,
                                     self.rows])
         self.widget.add_class("review-panel")
 
@@ -372,7 +383,8 @@ class ReviewPanel:
         if old is not None:
             old.close()
         self.graph.layout.display = "flex"
-        self.retry_shown.layout.display = "flex"
+        self.tools.layout.display = "flex"
+        self.prev_flag.disabled = self.next_flag.disabled = not self.flags
 
     def _hover(self, p: Point) -> str:
         band = (f" [{p.low:.2f}, {p.high:.2f}]" if p.low is not None and p.high is not None
@@ -439,7 +451,7 @@ class ReviewPanel:
             self.figure = None
         self.graph.children = [self.caption]
         self.graph.layout.display = "none"
-        self.retry_shown.layout.display = "none"
+        self.tools.layout.display = "none"
         self.progress.layout.display = "none"
         self.rows.children = []
         self.summary.value = ""
@@ -462,6 +474,19 @@ class ReviewPanel:
         self._to_line(step)
         self.stepper.go(step)
         self.mark(step)
+
+    def to_flag(self, direction: int) -> int | None:
+        """Jump to the flagged decision after (``+1``) or before (``-1``) the shown step
+        (lichess's "next mistake"); returns its step, ``None`` when there is none."""
+        history: History = self.stepper.history
+        pos = history.pos if self.line in (None, history.current) else -1
+        steps = [f.step for f in self.flags]
+        later = [s for s in steps if s > pos] if direction > 0 else \
+            [s for s in reversed(steps) if s < pos]
+        if not later:
+            return None
+        self.jump(later[0])
+        return later[0]
 
     def retry(self, step: int, reviewed_line: bool = True) -> None:
         """"Retry from here": a new line from ``step`` of the reviewed line (of the shown
