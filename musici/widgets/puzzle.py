@@ -197,6 +197,7 @@ class PuzzleTrainer:
             self.feedback.value = (f"<div class='puzzle-feedback puzzle-wrong' style='color:#b3"
                                    f"2a1a'><b>Not this one:</b> {words}: {escape(what)}. Try "
                                    f"again, or press <i>see why</i>.</div>")
+            self._header()
         return verdict
 
     def _answer(self, answer: Answer) -> None:
