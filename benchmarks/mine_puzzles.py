@@ -322,10 +322,14 @@ def collect(args: argparse.Namespace) -> int:
     chosen = []
     # rarer kinds first, so that the caps leave room for them
     frequency = Counter(r["kind"] for r in found)
+    same: Counter[str] = Counter()  # (kind, best answer): not every auction a "pass"
     for r in sorted(found, key=lambda r: (frequency[r["kind"]], r["seed"], len(r["answers"]))):
-        if per_kind[r["kind"]] >= cap or len(chosen) >= args.target:
+        key = json.dumps([r["kind"], r["best"]])
+        if (per_kind[r["kind"]] >= cap or same[key] >= args.same_answer
+                or len(chosen) >= args.target):
             continue
         per_kind[r["kind"]] += 1
+        same[key] += 1
         chosen.append(r)
     chosen.sort(key=lambda r: (r["seed"], len(r["answers"])))
     for r in chosen:
@@ -350,6 +354,7 @@ def collect(args: argparse.Namespace) -> int:
             "level_worlds": args.level_worlds, "confirm_worlds": [args.confirm_min,
                                                                     args.confirm_max],
             "per_game": args.per_game, "kind_share": args.kind_share,
+            "same_answer": args.same_answer,
             "found": len(found), "kinds": dict(sorted(per_kind.items())),
         },
         "puzzles": chosen,
@@ -390,6 +395,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(ROOT / "musici" / "data" / "puzzles.json"))
     p.add_argument("--target", type=int, default=120, help="puzzles in the collected set")
     p.add_argument("--per-game", type=int, default=3, help="at most this many from one game")
+    p.add_argument("--same-answer", type=int, default=8,
+                   help="at most this many puzzles of one kind with the same best answer "
+                        "(e.g. 'pass' in an auction)")
     p.add_argument("--kind-share", type=float, default=0.25,
                    help="at most this share of the set of one decision kind")
     args = p.parse_args(argv)
