@@ -277,3 +277,21 @@ def test_a_sample_of_puzzles_stays_clearly_best_in_fresh_worlds() -> None:
             win = ev.gap(puzzle.best, other.answer)
             fame = ev.fame_gap(puzzle.best, other.answer)
             assert win[2] > 0 or fame[2] > 0, (puzzle.id, other.answer, win, fame)
+
+
+def test_the_trainer_judges_bundled_puzzles_of_every_answer_space() -> None:
+    """A choice, a subset (orchestras ticked) and an amount: the controls' answer reaches
+    the puzzle's check, the best is right and another compared answer is not."""
+    from musici.widgets.puzzle import PuzzleTrainer
+
+    puzzles = bundled_puzzles()
+    spaces: dict[str, Any] = {}
+    for p in puzzles:
+        spaces.setdefault(p.decision.space, p)
+    assert set(spaces) == {"choice", "subset", "amount"}, set(spaces)
+    for space, puzzle in spaces.items():
+        trainer = PuzzleTrainer([puzzle])
+        assert trainer.controls.submit(puzzle.options[1].answer), space
+        assert "puzzle-wrong" in trainer.feedback.value, space
+        assert trainer.controls.submit(puzzle.best), space
+        assert "puzzle-right" in trainer.feedback.value, space
