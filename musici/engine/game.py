@@ -18,6 +18,7 @@ from musici.cards import CardSet, standard_cardset
 from musici.decisions import Answer, Decision, IllegalAnswer, brief
 from musici.economy import START_MONEY
 from musici.engine import setup
+from musici.engine.protocols import CURRENT_PROTOCOL, check_protocol
 from musici.events import Event
 from musici.rules import RuleSet
 from musici.state import PlayerState
@@ -47,7 +48,8 @@ class Game:
     _asking: int | None = None  # id(self) while ask() waits for a strategy (see ask)
 
     def __init__(
-        self, players: int = 4, seed: int = 0, rules: RuleSet | None = None, cards: CardSet | None = None
+        self, players: int = 4, seed: int = 0, rules: RuleSet | None = None, cards: CardSet | None = None,
+        *, protocol: int = CURRENT_PROTOCOL,
     ) -> None:
         if type(players) is not int or players not in (3, 4):  # not True, not 3.0
             raise GameError(f"I Musici is for 3 or 4 players (GOAL.1), got {players!r}")
@@ -57,6 +59,11 @@ class Game:
         self.seed = seed
         self.rules = rules if rules is not None else RuleSet()
         self.cards = cards if cards is not None else standard_cardset()
+        # Which decisions are asked (musici.engine.protocols); older ones only to replay saves.
+        try:
+            self.protocol = check_protocol(protocol)
+        except ValueError as exc:
+            raise GameError(str(exc)) from None
         # Generator 0 is the game's chance; 1 + seat is that seat's own (for its bots).
         # A generator may be parked as a state tuple until used, so clones stay cheap.
         self._rngs: list[random.Random | None] = [
@@ -91,6 +98,7 @@ class Game:
         self._pending: tuple[Any, tuple[Any, ...]] | None = None
         self._stack: list[Task] = [(setup.deal,)]
         self.arranged = False  # built by from_position: no history to replay (see save)
+        self.load_note: str | None = None  # why a loaded save stopped early (persistence)
         self._run()
 
     # ------------------------------------------------------------------ public API

@@ -320,8 +320,9 @@ def on_buy_price(g: Game, price: int, seat: int, seller: int) -> None:
 def on_buy_era(g: Game, era: str, seat: int, seller: int, price: int) -> None:
     q = g.players[seller]
     g._emit("offer", "P4.BUY.2", seat, {"seller": seller, "price": price, "era": era})
-    # P4.BUY.2: only a score card can be sold, never a discovery card
-    cards = [c for c in q.hand if g.cards.music[c].kind == "score"
+    # P4.BUY.2: only a score card can be sold, never a discovery card (protocol 1, which
+    # replays saves made before revision 2, still asks with every card of the era).
+    cards = [c for c in q.hand if (g.cards.music[c].kind == "score" or g.protocol < 2)
              and (era == "any" or g.cards.music[c].era == era)]
     g._ask(
         Decision(
