@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from musici.cards import STYLES
 from musici.decisions import Decision, Kind, deck_option, parse_option
-from musici.economy import ADVISOR_EXEMPTS, CRITIC_BONUS, EDUCATOR_TAKES, TOURS
+from musici.economy import ADVISOR_EXEMPTS, COLLECTOR_TAKES, CRITIC_BONUS, EDUCATOR_TAKES, TOURS
 from musici.engine import effects
 from musici.state import PlayerState
 
@@ -142,7 +143,7 @@ def collector_options(g: Game) -> tuple[tuple[str, ...], ...]:
     face_up = [c for c in g.score_market if c is not None]
     decks = [deck_option(d) for d in STYLES if g.discovery_decks[d]]
     options: list[tuple[str, ...]] = [(c,) for c in face_up]
-    options += [(a, b) for i, a in enumerate(face_up) for b in face_up[i + 1 :]]
+    options += combinations(face_up, COLLECTOR_TAKES)  # SPECIAL.S7: "up to 2 of the 4"
     options += [(c, d) for c in face_up for d in decks]
     if not face_up:
         options += [(d,) for d in decks]
