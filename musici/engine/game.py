@@ -1,10 +1,12 @@
 """The game of I Musici as a resumable sequence of decisions: the :class:`Game` facade.
 
 The engine keeps a stack of small tasks (plain functions with arguments, so a state copy is
-a list copy). It runs tasks until one needs a player's choice, then stops with
-:attr:`Game.decision` set. :meth:`Game.answer` validates an answer against that decision
-before touching anything (an illegal answer leaves the game unchanged), applies it, and
-runs on to the next decision. Every random draw comes from the game's own generator.
+a list copy); phase modules schedule them, emit events and pose decisions through the small
+typed surface of :mod:`musici.engine.context`. It runs tasks until one needs a player's
+choice, then stops with :attr:`Game.decision` set. :meth:`Game.answer` validates an answer
+against that decision before touching anything (an illegal answer leaves the game
+unchanged), applies it, and runs on to the next decision. Every random draw comes from the
+game's own generator.
 """
 
 from __future__ import annotations
@@ -374,28 +376,6 @@ class Game:
                 task[0](self, task[1])
             else:
                 task[0](self, *task[1:])
-
-    def _push(self, *tasks: Task) -> None:
-        """Schedule ``tasks`` to run in the given order (before anything already queued)."""
-        self._stack.extend(reversed(tasks))
-
-    def _ask(self, decision: Decision, handler: Callable[..., None], *ctx: Any) -> None:
-        # A choice with a single legal answer is no choice: apply it without asking.
-        if decision.space == "choice" and len(decision.options) == 1:
-            handler(self, decision.options[0], *ctx)
-            return
-        self.decision = decision
-        self._pending = (handler, ctx)
-
-    def _emit(
-        self,
-        kind: str,
-        rule: str,
-        player: int | None,
-        data: dict[str, Any],
-        private: tuple[int, ...] | None = None,
-    ) -> None:
-        self.events.append(Event(self.month, self.phase, kind, rule, player, data, private))
 
     def _order(self) -> list[int]:
         """MONTH.2: start player first, then clockwise."""

@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from musici import economy as E
 from musici.decisions import Decision, Kind
 from musici.economy import GUARNERI_BONUS, HALLS, IDLE_BONUS, TOURS
 from musici.engine import effects
+from musici.engine.context import ask, emit, push_all, task
 from musici.state import PlayerState
 
 if TYPE_CHECKING:
-    from musici.engine.game import Game, Task
+    from musici.engine.game import Game
 
 
 def start(g: Game) -> None:
     g.phase = "P5"
     g.round = 0
-    tasks: list[Task] = [(settle, s) for s in g._order()]
-    tasks.append((rumours,))
-    g._push(*tasks)
+    push_all(g, *[task(settle, s) for s in g._order()], task(rumours))
 
 
 def settle(g: Game, seat: int) -> None:
@@ -36,7 +35,7 @@ def settle(g: Game, seat: int) -> None:
     pay_venue(g, p, held)
     # P5.3: salaries (SPECIAL.S5 first exempts up to 3)
     if p.advisor and len(p.orchestras) > 3:
-        g._ask(
+        ask(g,
             Decision(
                 seat,
                 Kind.ADVISOR,
@@ -62,12 +61,12 @@ def pay_venue(g: Game, p: PlayerState, held: bool) -> None:
         tour_guide=p.tour_guide, hall_rents=g.cards.hall_rents, tours=g.cards.tours,
     )
     if cost.free:  # P3.HALL.1, SPECIAL.S3
-        data: dict = {"area": venue}
+        data: dict[str, Any] = {"area": venue}
         if cost.rule == "SPECIAL.S3":  # what the Tour guide saved
             waived = E.venue_cost(venue, held_concert=held, rules=g.rules,
                                   hall_rents=g.cards.hall_rents, tours=g.cards.tours)
             data.update(card="S3", money=waived.money, fame=waived.fame)
-        g._emit("venue_free", cost.rule, p.seat, data)
+        emit(g, "venue_free", cost.rule, p.seat, data)
         return
     rule, money, fame_cost = cost.rule, cost.money, cost.fame
     if fame_cost:
@@ -81,10 +80,10 @@ def pay_venue(g: Game, p: PlayerState, held: bool) -> None:
     if unpaid:
         if opts["RULING-UNPAID-VENUE"] == "fame-per-50":
             lost = E.unpaid_venue_fame(unpaid)
-            g._emit("unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": lost})
+            emit(g, "unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": lost})
             effects.change_fame(g, p, -lost, "RULING-UNPAID-VENUE", f"{unpaid} G venue unpaid", venue=venue)
         else:
-            g._emit("unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": 0})
+            emit(g, "unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": 0})
 
 
 def salary(g: Game, p: PlayerState, orch: str) -> int:
@@ -94,7 +93,7 @@ def salary(g: Game, p: PlayerState, orch: str) -> int:
 def on_advisor(g: Game, exempt: tuple[str, ...], seat: int) -> None:
     p = g.players[seat]
     if exempt:
-        g._emit("exempt", "SPECIAL.S5", seat, {"card": "S5", "orchestras": list(exempt)})
+        emit(g, "exempt", "SPECIAL.S5", seat, {"card": "S5", "orchestras": list(exempt)})
     due = [o for o in p.orchestras if o not in exempt]
     total = sum(salary(g, p, o) for o in due)
     if total <= p.money:
@@ -103,7 +102,7 @@ def on_advisor(g: Game, exempt: tuple[str, ...], seat: int) -> None:
     if all(salary(g, p, o) > p.money for o in due):  # nothing payable: no choice
         on_salaries(g, (), seat, tuple(due))
         return
-    g._ask(
+    ask(g,
         Decision(
             seat,
             Kind.SALARIES,
@@ -137,14 +136,14 @@ def on_salaries(g: Game, paid: tuple[str, ...], seat: int, due: tuple[str, ...])
         if p.money >= surcharge:
             effects.pay(g, p, surcharge, "P5.4", f"salary surcharge at fame {p.fame}")
         elif g.rules.options["RULING-UNPAID-SURCHARGE"] == "marker" and p.orchestras:
-            g._ask(
+            ask(g,
                 Decision(seat, Kind.SURCHARGE_MARKER, "RULING-UNPAID-SURCHARGE", options=tuple(p.orchestras)),
                 on_surcharge_marker,
                 seat,
             )
             return
         else:
-            g._emit("unpaid", "RULING-UNPAID-SURCHARGE", seat, {"amount": surcharge})
+            emit(g, "unpaid", "RULING-UNPAID-SURCHARGE", seat, {"amount": surcharge})
     fame_cards(g, seat)
 
 
@@ -174,15 +173,15 @@ def rumours(g: Game) -> None:
     for owner in g._order():
         if g.players[owner].rumour:
             targets = [s for s in g._order() if s != owner]
-            g._push(*[(ask_rumour, s, owner) for s in targets])
+            push_all(g, *[task(ask_rumour, s, owner) for s in targets])
 
 
 def ask_rumour(g: Game, seat: int, owner: int) -> None:
     p = g.players[seat]
     if not p.orchestras:
-        g._emit("rumour_void", "SPECIAL.S6", seat, {"card": "S6", "owner": owner})
+        emit(g, "rumour_void", "SPECIAL.S6", seat, {"card": "S6", "owner": owner})
         return
-    g._ask(
+    ask(g,
         Decision(seat, Kind.RUMOUR_MARKER, "SPECIAL.S6", options=tuple(p.orchestras), info={"owner": owner}),
         on_rumour,
         seat,

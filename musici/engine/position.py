@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from musici.economy import ACTION_ROUNDS, AREAS
-from musici.engine import continuations, effects, end, flow, p4_actions
+from musici.engine import context, continuations, effects, end, flow, p4_actions
 from musici.engine.protocols import CURRENT_PROTOCOL, check_protocol
 
 if TYPE_CHECKING:
@@ -291,7 +291,7 @@ def _resume(game: Game, at: Any) -> None:
     game._pending = None
     game._media_bids = {}
     game._stack = []
-    game._push(*tasks)
+    context.push_all(game, *tasks)
     game.events = []
     game.answers = []
     game.monthly = []
@@ -342,6 +342,7 @@ def restore(game: Game, data: Mapping[str, Any]) -> None:
             raise PositionError(f"seats[{s}] has unknown fields {sorted(extra)}")
         p = game.players[s]
         for name, (kind, holds_cards) in SEAT_FIELDS.items():
+            value: Any
             if name == "venue":
                 value = seat.get("venue")
                 if value is not None and value not in AREAS:
