@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from musici import economy as E
 from musici.decisions import Decision, Kind
-from musici.economy import GUARNERI_BONUS, HALLS, IDLE_BONUS, TOURS
+from musici.economy import HALLS, TOURS
 from musici.engine import effects
 from musici.engine.context import ask, emit, push_all, task
 from musici.state import PlayerState
@@ -21,17 +21,30 @@ def start(g: Game) -> None:
     push_all(g, *[task(settle, s) for s in g._order()], task(rumours))
 
 
+def ledger(g: Game, p: PlayerState) -> tuple[E.LedgerLine, ...]:
+    """``p``'s settlement lines this month (economy.month_ledger, the one home of P5's
+    arithmetic), with the surcharge at the fame P5.4 finds if the venue is paid."""
+    held = p.concert is not None
+    cost = _venue_cost(g, p, held)
+    kind = TOURS if p.venue in TOURS else HALLS
+    assert p.venue is not None
+    return E.month_ledger(
+        held_concert=held, income=p.concert["income"] if p.concert is not None else 0,
+        actions=p.actions, permanent=p.permanent, venue=p.venue, venue_cost=cost,
+        salaries=[g.cards.orchestras[o].salary for o in p.orchestras],
+        surcharge_fame=p.fame - cost.fame,
+        alone=all(s == p.seat for a, s in g.venues.items() if a in kind))
+
+
+_CARD_OF = {"SPECIAL.P1": "P1", "SPECIAL.P2": "P2", "SPECIAL.P7": "P7"}
+
+
 def settle(g: Game, seat: int) -> None:
     p = g.players[seat]
-    concert = p.concert
-    held = concert is not None
-    # P5.1: income, then the P4.4 bonus and Guarneri
-    if concert is not None and concert["income"]:
-        effects.receive(g, p, concert["income"], "P5.1", "concert income")
-    if E.idle_bonus(held, p.actions):
-        effects.receive(g, p, IDLE_BONUS, "P4.4", "at most one action and no concert")
-    if held and "P1" in p.permanent:
-        effects.receive(g, p, GUARNERI_BONUS, "SPECIAL.P1", "Guarneri violin", card="P1")
+    held = p.concert is not None
+    for line in ledger(g, p):
+        if line.rule in ("P5.1", "P4.4", "SPECIAL.P1"):  # P5.1: income, the P4.4 bonus, Guarneri
+            effects.receive(g, p, line.money, line.rule, line.reason, card=_CARD_OF.get(line.rule))
     pay_venue(g, p, held)
     # P5.3: salaries (SPECIAL.S5 first exempts up to 3)
     if p.advisor and len(p.orchestras) > 3:
@@ -52,14 +65,19 @@ def settle(g: Game, seat: int) -> None:
         on_advisor(g, tuple(p.orchestras) if p.advisor else (), seat)
 
 
+def _venue_cost(g: Game, p: PlayerState, held: bool) -> E.VenueCost:
+    assert p.venue is not None
+    return E.venue_cost(
+        p.venue, held_concert=held, rules=g.rules, chapel_free=g.chapel_free == p.seat,
+        tour_guide=p.tour_guide, hall_rents=g.cards.hall_rents, tours=g.cards.tours,
+    )
+
+
 def pay_venue(g: Game, p: PlayerState, held: bool) -> None:
     venue = p.venue
     assert venue is not None
     opts = g.rules.options
-    cost = E.venue_cost(
-        venue, held_concert=held, rules=g.rules, chapel_free=g.chapel_free == p.seat,
-        tour_guide=p.tour_guide, hall_rents=g.cards.hall_rents, tours=g.cards.tours,
-    )
+    cost = _venue_cost(g, p, held)
     if cost.free:  # P3.HALL.1, SPECIAL.S3
         data: dict[str, Any] = {"area": venue}
         if cost.rule == "SPECIAL.S3":  # what the Tour guide saved
@@ -154,18 +172,11 @@ def on_surcharge_marker(g: Game, orch: str, seat: int) -> None:
 
 def fame_cards(g: Game, seat: int) -> None:
     p = g.players[seat]
-    if p.concert is None:
+    if p.concert is None or not ("P2" in p.permanent or "P7" in p.permanent):
         return
-    if "P2" in p.permanent:  # P5.5
-        effects.change_fame(g, p, E.STRADIVARI_FAME, "SPECIAL.P2", "Stradivari cello", card="P2")
-    if "P7" in p.permanent:
-        kind = TOURS if p.venue in TOURS else HALLS
-        alone = all(s == seat for a, s in g.venues.items() if a in kind)
-        if alone:
-            effects.change_fame(
-                g, p, E.JOURNALIST_FAME, "SPECIAL.P7", "Journalist: alone in a hall/on a tour",
-                card="P7",
-            )
+    for line in ledger(g, p):  # P5.5: Stradivari, then the Journalist (SPECIAL.P2, P7)
+        if line.rule in ("SPECIAL.P2", "SPECIAL.P7"):
+            effects.change_fame(g, p, line.fame, line.rule, line.reason, card=_CARD_OF[line.rule])
 
 
 def rumours(g: Game) -> None:
