@@ -176,3 +176,22 @@ def test_every_field_of_the_state_is_in_the_position() -> None:
     history = {"events", "answers", "monthly", "arranged", "cards", "load_note"}
     assert set(vars(game)) == set(kept_as) | history
     assert set(kept_as.values()) <= set(data)
+
+
+def test_a_clone_copies_every_declared_container() -> None:
+    """Game.clone and PlayerState.copy are made from the declaration (engine/state.py):
+    every list and dict of the state is the clone's own."""
+    from musici.engine.state import SEAT_STATE, TABLE_STATE
+
+    game = Game(4, seed=2)
+    twin = game.clone()
+    containers = {"cards", "slots", "decks", "markers", "marks", "venues"}
+    for f in TABLE_STATE:
+        if f.kind in containers:
+            assert getattr(twin, f.name) is not getattr(game, f.name), f.name
+            assert getattr(twin, f.name) == getattr(game, f.name), f.name
+    for p, q in zip(game.players, twin.players, strict=True):
+        for f in SEAT_STATE:
+            assert getattr(q, f.name) == getattr(p, f.name), f.name
+            if f.kind in containers:
+                assert getattr(q, f.name) is not getattr(p, f.name), f.name

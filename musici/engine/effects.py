@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from musici.engine.context import emit
+from musici.engine.state import PlayerState
 from musici.events import Event  # noqa: F401
-from musici.state import PlayerState
 
 if TYPE_CHECKING:
     from musici.engine.game import Game

@@ -21,9 +21,9 @@ from musici.decisions import Answer, Decision, IllegalAnswer, brief
 from musici.economy import START_MONEY
 from musici.engine import setup
 from musici.engine.protocols import CURRENT_PROTOCOL, check_protocol
+from musici.engine.state import PlayerState, copy_table
 from musici.events import Event
 from musici.rules import RuleSet
-from musici.state import PlayerState
 from musici.views import PlayerView
 
 Strategy = Callable[[Any, Decision], Answer]
@@ -264,15 +264,7 @@ class Game:
         new._rngs = [None] * len(self._rngs)
         new._rng_states = self._rng_states[:]
         new.players = [p.copy() for p in self.players]
-        new.score_deck = self.score_deck[:]
-        new.score_market = self.score_market[:]
-        new.orchestra_deck = self.orchestra_deck[:]
-        new.orchestra_market = self.orchestra_market[:]
-        new.discovery_decks = {k: v[:] for k, v in self.discovery_decks.items()}
-        new.special_deck = self.special_deck[:]
-        new.thief_marks = dict(self.thief_marks)
-        new.out_of_game = self.out_of_game[:]
-        new.venues = dict(self.venues)
+        copy_table(self, new)  # the declared table's lists and dicts (engine/state.py)
         new.events = self.events[:] if keep_log else []
         new.answers = self.answers[:] if keep_log else []
         new.monthly = [dict(h) for h in self.monthly]

@@ -16,7 +16,7 @@ from musici.decisions import Decision, Kind, parse_option, player_option
 from musici.economy import ACTION_ROUNDS, DISCOVER_PRICE, MONEY_UNIT, SCORE_PRICE
 from musici.engine import effects, p4_specials
 from musici.engine.context import ask, emit, push_all, task
-from musici.state import PlayerState
+from musici.engine.state import PlayerState
 
 if TYPE_CHECKING:
     from musici.engine.game import Game, Task

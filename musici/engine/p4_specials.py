@@ -15,7 +15,7 @@ from musici.decisions import Decision, Kind, deck_option, parse_option
 from musici.economy import ADVISOR_EXEMPTS, COLLECTOR_TAKES, CRITIC_BONUS, EDUCATOR_TAKES, TOURS
 from musici.engine import effects
 from musici.engine.context import ask, emit
-from musici.state import PlayerState
+from musici.engine.state import PlayerState
 
 if TYPE_CHECKING:
     from musici.engine.game import Game

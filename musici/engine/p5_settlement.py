@@ -9,7 +9,7 @@ from musici.decisions import Decision, Kind
 from musici.economy import HALLS, TOURS
 from musici.engine import effects
 from musici.engine.context import ask, emit, push_all, task
-from musici.state import PlayerState
+from musici.engine.state import PlayerState
 
 if TYPE_CHECKING:
     from musici.engine.game import Game

@@ -39,28 +39,22 @@ from typing import TYPE_CHECKING, Any
 from musici.economy import ACTION_ROUNDS, AREAS
 from musici.engine import context, continuations, effects, end, flow, p4_actions
 from musici.engine.protocols import CURRENT_PROTOCOL, check_protocol
+from musici.engine.state import SEAT_STATE, card_places
 
 if TYPE_CHECKING:
     from musici.engine.game import Game, Task
 
-# Per-seat fields: name -> (type of the value, whether it holds card ids)
+# Per-seat fields from the declaration (engine/state.py): name -> (type, holds card ids).
+_KIND_TYPE: Mapping[str, type] = {"int": int, "cards": list, "markers": dict, "area": str}
 SEAT_FIELDS: Mapping[str, tuple[type, bool]] = {
-    "money": (int, False), "fame": (int, False), "hand": (list, True),
-    "played": (list, True), "orchestras": (list, True), "markers": (dict, False),
-    "permanent": (list, True), "specials_hand": (list, True),
-    "specials_discard": (list, True), "specials_bought": (int, False),
-    "venue": (str, False), "actions": (int, False),
-}
+    f.name: (_KIND_TYPE[f.kind], f.kind == "cards") for f in SEAT_STATE if f.kind in _KIND_TYPE}
 TABLE_FIELDS: tuple[str, ...] = (
     "score_market", "orchestra_market", "special_slot", "score_deck", "orchestra_deck",
     "special_deck", "discovery_decks", "out_of_game", "thief_marks", "media",
 )
 PHASE_IDS: tuple[str, ...] = tuple(phase.id for phase in flow.MONTH)
 # This month's flags of a seat (reset at MONTH.3); only an exact position carries them.
-MONTH_FLAGS: Mapping[str, type] = {
-    "special_used": bool, "tour_guide": bool, "advisor": bool, "rumour": bool,
-    "critic_now": bool, "critic_next": bool, "banned_now": bool, "banned_next": bool,
-}
+MONTH_FLAGS: Mapping[str, type] = {f.name: bool for f in SEAT_STATE if f.kind == "flag"}
 EXACT_FIELDS: tuple[str, ...] = ("protocol", "venues", "chapel_free", "media_bids", "rngs", "results",
                                  "where")
 FORMAT = "musici-position/2"
@@ -75,15 +69,8 @@ def position(game: Game) -> dict[str, Any]:
     return {
         "players": game.n, "seed": game.seed, "month": game.month, "phase": game.phase,
         "round": game.round, "start_player": game.start_player,
-        "seats": [{
-            "money": p.money, "fame": p.fame, "hand": list(p.hand), "played": list(p.played),
-            "orchestras": list(p.orchestras), "markers": dict(p.markers),
-            "permanent": list(p.permanent), "specials_hand": list(p.specials_hand),
-            "specials_discard": list(p.specials_discard), "specials_bought": p.specials_bought,
-            "venue": p.venue, "actions": p.actions,
-            "concert": continuations.encode(p.concert),
-            **{flag: getattr(p, flag) for flag in MONTH_FLAGS},
-        } for p in game.players],
+        "seats": [{f.name: _SEAT_ENCODE[f.kind](getattr(p, f.name)) for f in SEAT_STATE}
+                  for p in game.players],
         "score_market": list(game.score_market), "orchestra_market": list(game.orchestra_market),
         "special_slot": game.special_slot, "score_deck": list(game.score_deck),
         "orchestra_deck": list(game.orchestra_deck), "special_deck": list(game.special_deck),
@@ -118,15 +105,16 @@ def _where(game: Game) -> dict[str, Any]:
     }
 
 
+# How each kind of seat field is written as data (engine/state.py declares the kinds).
+_SEAT_ENCODE: Mapping[str, Any] = {
+    "int": int, "flag": bool, "area": lambda v: v, "cards": list, "markers": dict,
+    "concert": continuations.encode,
+}
+
+
 def _card_places(game: Game) -> list[list[Any]]:
     """Every list that holds cards (a card is in exactly one of them)."""
-    places: list[list[Any]] = [game.score_market, game.orchestra_market, game.score_deck,
-                               game.orchestra_deck, game.special_deck, game.out_of_game,
-                               *game.discovery_decks.values()]
-    for p in game.players:
-        places += [p.hand, p.played, p.orchestras, p.permanent, p.specials_hand,
-                   p.specials_discard]
-    return places
+    return card_places(game)
 
 
 def _take(game: Game, card: str) -> None:
