@@ -4,6 +4,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+# Type-checked with --strict (issue 22 item 2): continuations checked against their functions.
+STRICT_MODULES := musici/engine musici/economy.py musici/scoring.py musici/rating.py \
+	musici/state.py musici/events.py musici/decisions.py
+
 .PHONY: lab demo test lint test-slow bench docs browser-deps clean
 
 $(STAMP): pyproject.toml
@@ -43,6 +47,7 @@ browser-deps: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .  # notebooks and docs hooks too
 	$(BIN)/mypy
+	$(BIN)/mypy --strict $(STRICT_MODULES)  # the engine's inside and the rule core
 
 # The docs extra too: tests/test_docs_build.py checks the site's hooks (figures, links).
 test: lint $(DOCS_STAMP)

@@ -8,7 +8,7 @@ price changes everywhere at once (DESIGN principle 8).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -204,3 +204,51 @@ def areas_open_to(fame: int, rules: RuleSet,
         return AREAS
     table = TOURS if tours is None else tours
     return tuple(a for a in AREAS if a not in table or fame >= table[a][1])
+
+
+# ---------------------------------------------------------------------------- P5 ledger
+class LedgerLine(NamedTuple):
+    """One line of a player's month settlement: G received (+) or due (-), fame gained or
+    lost, the reason in words and the rule id."""
+
+    money: int
+    fame: int
+    reason: str
+    rule: str
+
+
+def month_ledger(*, held_concert: bool, income: int, actions: int, permanent: Collection[str],
+                 venue: str, venue_cost: VenueCost, salaries: Sequence[int], surcharge_fame: int,
+                 alone: bool = False) -> tuple[LedgerLine, ...]:
+    """P5.1-P5.5 with P4.3/P4.4: a player's settlement lines in the order P5 applies them.
+
+    ``income``: the concert's income after P3.TOUR (P5.1); ``actions``: actions taken this
+    month (P4.4); ``permanent``: the player's permanent special cards (SPECIAL.P1/P2/P7);
+    ``venue_cost``: :func:`venue_cost` of ``venue``; ``salaries``: each orchestra's printed
+    salary (halved here without a concert, P4.3); ``surcharge_fame``: the fame P5.4 charges
+    the surcharge at; ``alone``: no one else in a hall (or on a tour) like the player's
+    (SPECIAL.P7). What is *due*: the engine pays what the player can and asks what to leave
+    unpaid (P5.3); plans and previews sum the lines as if all is paid.
+    """
+    lines: list[LedgerLine] = []
+    if held_concert and income:
+        lines.append(LedgerLine(income, 0, "concert income", "P5.1"))
+    if idle_bonus(held_concert, actions):
+        lines.append(LedgerLine(IDLE_BONUS, 0, "at most one action and no concert", "P4.4"))
+    if held_concert and "P1" in permanent:
+        lines.append(LedgerLine(GUARNERI_BONUS, 0, "Guarneri violin", "SPECIAL.P1"))
+    lines.append(LedgerLine(-venue_cost.money, -venue_cost.fame,
+                            f"{venue} (free)" if venue_cost.free else venue, venue_cost.rule))
+    due = sum(salary_due(s, held_concert) for s in salaries)
+    if due:
+        lines.append(LedgerLine(-due, 0, f"salaries of {len(salaries)} orchestra(s)",
+                                "P5.3" if held_concert else "P4.3"))
+    extra = surcharge(surcharge_fame)
+    if extra:
+        lines.append(LedgerLine(-extra, 0, f"salary surcharge at fame {surcharge_fame}", "P5.4"))
+    if held_concert and "P2" in permanent:  # P5.5
+        lines.append(LedgerLine(0, STRADIVARI_FAME, "Stradivari cello", "SPECIAL.P2"))
+    if held_concert and alone and "P7" in permanent:
+        lines.append(LedgerLine(0, JOURNALIST_FAME, "Journalist: alone in a hall/on a tour",
+                                "SPECIAL.P7"))
+    return tuple(lines)

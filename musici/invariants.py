@@ -15,6 +15,7 @@ from musici.cards import (
 )
 from musici.economy import MONEY_UNIT, SETUP6_DISCOVERIES_PER_DECK, SETUP6_ORCHESTRAS, SETUP6_SCORES
 from musici.engine import Game
+from musici.engine.state import card_places
 from musici.state import AREAS, PHASES
 
 PHASE_ORDER = {"SETUP": 0, **{ph: i + 1 for i, ph in enumerate(PHASES)}, "END": len(PHASES) + 1}
@@ -155,15 +156,12 @@ def _check_places(game: Game, fail: Any) -> None:
 
 
 def _in_play(game: Game) -> list[str]:
-    out: list[str] = []
-    for p in game.players:
-        out += [*p.hand, *p.played, *p.orchestras, *p.permanent, *p.specials_hand,
-                *p.specials_discard]
-    out += [c for c in (*game.score_market, *game.orchestra_market, game.special_slot)
-            if c is not None]
-    out += [*game.score_deck, *game.orchestra_deck, *game.special_deck]
-    for pile in game.discovery_decks.values():
-        out += pile
+    """Every card in the game's declared card places (engine/state.py), the auction slot
+    included, except those out of the game (SETUP.6)."""
+    out = [c for place in card_places(game) if place is not game.out_of_game
+           for c in place if c is not None]
+    if game.special_slot is not None:
+        out.append(game.special_slot)
     return out
 
 

@@ -125,6 +125,9 @@ _OPTIONS: tuple[RuleOption, ...] = (
     ),
 )
 
+# The revision of RULES.md this engine implements (its "Revisions" section); saves record it.
+RULES_REVISION = 3
+
 RULE_OPTIONS: Mapping[str, RuleOption] = MappingProxyType({o.name: o for o in _OPTIONS})
 
 # Options added after games were first saved, with the reading those games were played

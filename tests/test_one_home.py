@@ -217,3 +217,31 @@ def test_the_scan_finds_a_copied_price(tmp_path):
     texts = [n.value for _, n in _walk(tree)
              if isinstance(n, ast.Constant) and isinstance(n.value, str)]
     assert any(int(m.group(1)) in MONEY_AMOUNTS for t in texts for m in MONEY_TEXT.finditer(t))
+
+
+def _names_read(tree: ast.AST) -> set[str]:
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            out.add(node.attr)
+        elif isinstance(node, ast.alias):
+            out.add(node.name)
+    return out
+
+
+def test_every_rule_constant_is_read_somewhere() -> None:
+    """A rule constant nothing reads is a second, dead copy of the rule (issue 22 item 8):
+    the engine then writes the number elsewhere. Read means: by another module, or by a
+    function of economy.py."""
+    home = ast.parse((ROOT / "economy.py").read_text(encoding="utf-8"))
+    read = set().union(*(_names_read(tree) for _, tree in SOURCES))
+    for node in home.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            read |= _names_read(node)
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            read |= _names_read(node.value)  # a table built from other constants reads them
+    unused = sorted(name for name in ECONOMY_NAMES if name not in read
+                    and not isinstance(getattr(E, name), type))
+    assert not unused, f"rule constants nothing reads: {unused}"

@@ -17,7 +17,13 @@ def test_round_trip_at_an_action_gives_the_same_state_and_play():
     data = {**game.position(), "at": {"action": game.decision.player, "round": game.round}}
     data.pop("phase"), data.pop("round")
     twin = Game.from_position(data)
-    assert twin.position() == game.position()
+    # An arranged position starts fresh generators, no sealed bids and claims the areas in
+    # seat order; all else is the same (tests/test_exact_positions.py checks the exact round
+    # trip, generators included).
+    def arranged_part(g: Game) -> dict:
+        data = {k: v for k, v in g.position().items() if k not in ("rngs", "media_bids")}
+        return {**data, "venues": sorted(data["venues"])}
+    assert arranged_part(twin) == arranged_part(game)
     assert twin.decision == game.decision
     check_invariants(twin)
 

@@ -3,10 +3,11 @@ income and dissent markers (P5.7), and refilling a market from its deck."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from musici.engine.context import emit
+from musici.engine.state import PlayerState
 from musici.events import Event  # noqa: F401
-from musici.state import PlayerState
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -29,7 +30,7 @@ def change_fame(
         data["floored"] = "P5.8"
     if card is not None:  # the special card that acts (SPECIAL.P2, P7)
         data["card"] = card
-    g._emit("fame", rule, p.seat, data)
+    emit(g, "fame", rule, p.seat, data)
 
 
 def pay(
@@ -47,33 +48,33 @@ def pay(
     data = {"amount": amount, "to": to, "reason": reason, "money": p.money}
     if venue is not None:
         data["venue"] = venue
-    g._emit("pay", rule, p.seat, data)
+    emit(g, "pay", rule, p.seat, data)
 
 
 def receive(g: Game, p: PlayerState, amount: int, rule: str, reason: str,
             card: str | None = None) -> None:
     p.money += amount
-    data: dict = {"amount": amount, "reason": reason, "money": p.money}
+    data: dict[str, Any] = {"amount": amount, "reason": reason, "money": p.money}
     if card is not None:  # the special card that pays (SPECIAL.P1)
         data["card"] = card
-    g._emit("income", rule, p.seat, data)
+    emit(g, "income", rule, p.seat, data)
 
 
 def add_marker(g: Game, p: PlayerState, orch: str, rule: str, reason: str,
-               extra: dict | None = None) -> None:
+               extra: dict[str, Any] | None = None) -> None:
     """One dissent marker on ``orch``; ``extra`` names who placed it (SPECIAL.S6)."""
     count = p.markers.get(orch, 0) + 1
     if count > 2:  # P5.7: a third marker sends the orchestra away
         del p.markers[orch]
         p.orchestras.remove(orch)
         g.orchestra_deck.insert(0, orch)
-        g._emit("orchestra_leaves", "P5.7", p.seat,
+        emit(g, "orchestra_leaves", "P5.7", p.seat,
                 {"orchestra": orch, "reason": reason, "cause": rule, **(extra or {})})
         # Slots left empty by an exhausted deck fill again now that it holds a card.
         refill(g.orchestra_market, g.orchestra_deck)
         return
     p.markers[orch] = count
-    g._emit("marker", rule, p.seat, {"orchestra": orch, "markers": count, "reason": reason,
+    emit(g, "marker", rule, p.seat, {"orchestra": orch, "markers": count, "reason": reason,
                                      **(extra or {})})
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from musici import scoring
+from musici.engine.context import emit
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -22,7 +23,7 @@ def score(g: Game) -> None:
         [p.marker_count for p in players],
     )
     for a in score.awards:  # END.1–4, END.6–7
-        g._emit(
+        emit(g,
             "award",
             a.rule,
             None,
@@ -30,7 +31,7 @@ def score(g: Game) -> None:
         )
     for p in players:  # END.5
         if p.markers:
-            g._emit("marker_penalty", "END.5", p.seat, {"markers": p.marker_count})
+            emit(g, "marker_penalty", "END.5", p.seat, {"markers": p.marker_count})
     fame, ranks, winners = list(score.fame), list(score.ranks), list(score.winners)
     g.results = {
         "fame": fame,
@@ -49,7 +50,7 @@ def score(g: Game) -> None:
         "ranks": ranks,
         "tie_break": score.tie_break,
     }
-    g._emit(
+    emit(g,
         "final",
         "END.WIN",
         None,

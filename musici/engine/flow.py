@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from musici.engine import end, p1_auction, p2_media, p3_venues, p4_actions, p5_settlement
+from musici.engine.context import emit, push, push_all, task
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -22,8 +23,8 @@ def month_start(g: Game) -> None:
         p.critic_now, p.critic_next = p.critic_next, False
         p.banned_now, p.banned_next = p.banned_next, False
     g.phase = "P1"
-    g._emit("month", "MONTH.1", None, {"month": g.month, "start_player": g.start_player})
-    g._push(*((phase.start,) for phase in MONTH), (month_end,))
+    emit(g, "month", "MONTH.1", None, {"month": g.month, "start_player": g.start_player})
+    push_all(g, *(task(phase.start) for phase in MONTH), task(month_end))
 
 
 def month_end(g: Game) -> None:
@@ -34,7 +35,7 @@ def month_end(g: Game) -> None:
             "money": [p.money for p in g.players],
         }
     )
-    g._emit(
+    emit(g,
         "month_end",
         "MONTH.3",
         None,
@@ -53,10 +54,10 @@ def month_end(g: Game) -> None:
         p.actions = 0
         p.special_used = p.tour_guide = p.advisor = p.rumour = False
     if g.month >= g.rules.months:
-        g._push((end.score,))
+        push(g, end.score)
     else:
         g.month += 1
-        g._push((month_start,))
+        push(g, month_start)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,12 @@
 """The game of I Musici as a resumable sequence of decisions: the :class:`Game` facade.
 
 The engine keeps a stack of small tasks (plain functions with arguments, so a state copy is
-a list copy). It runs tasks until one needs a player's choice, then stops with
-:attr:`Game.decision` set. :meth:`Game.answer` validates an answer against that decision
-before touching anything (an illegal answer leaves the game unchanged), applies it, and
-runs on to the next decision. Every random draw comes from the game's own generator.
+a list copy); phase modules schedule them, emit events and pose decisions through the small
+typed surface of :mod:`musici.engine.context`. It runs tasks until one needs a player's
+choice, then stops with :attr:`Game.decision` set. :meth:`Game.answer` validates an answer
+against that decision before touching anything (an illegal answer leaves the game
+unchanged), applies it, and runs on to the next decision. Every random draw comes from the
+game's own generator.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from musici.cards import CardSet, standard_cardset
 from musici.decisions import Answer, Decision, IllegalAnswer, brief
 from musici.economy import START_MONEY
 from musici.engine import setup
+from musici.engine.protocols import CURRENT_PROTOCOL, check_protocol
+from musici.engine.state import PlayerState, copy_table
 from musici.events import Event
 from musici.rules import RuleSet
-from musici.state import PlayerState
 from musici.views import PlayerView
 
 Strategy = Callable[[Any, Decision], Answer]
@@ -47,7 +50,8 @@ class Game:
     _asking: int | None = None  # id(self) while ask() waits for a strategy (see ask)
 
     def __init__(
-        self, players: int = 4, seed: int = 0, rules: RuleSet | None = None, cards: CardSet | None = None
+        self, players: int = 4, seed: int = 0, rules: RuleSet | None = None, cards: CardSet | None = None,
+        *, protocol: int = CURRENT_PROTOCOL,
     ) -> None:
         if type(players) is not int or players not in (3, 4):  # not True, not 3.0
             raise GameError(f"I Musici is for 3 or 4 players (GOAL.1), got {players!r}")
@@ -57,6 +61,11 @@ class Game:
         self.seed = seed
         self.rules = rules if rules is not None else RuleSet()
         self.cards = cards if cards is not None else standard_cardset()
+        # Which decisions are asked (musici.engine.protocols); older ones only to replay saves.
+        try:
+            self.protocol = check_protocol(protocol)
+        except ValueError as exc:
+            raise GameError(str(exc)) from None
         # Generator 0 is the game's chance; 1 + seat is that seat's own (for its bots).
         # A generator may be parked as a state tuple until used, so clones stay cheap.
         self._rngs: list[random.Random | None] = [
@@ -91,6 +100,7 @@ class Game:
         self._pending: tuple[Any, tuple[Any, ...]] | None = None
         self._stack: list[Task] = [(setup.deal,)]
         self.arranged = False  # built by from_position: no history to replay (see save)
+        self.load_note: str | None = None  # why a loaded save stopped early (persistence)
         self._run()
 
     # ------------------------------------------------------------------ public API
@@ -254,15 +264,7 @@ class Game:
         new._rngs = [None] * len(self._rngs)
         new._rng_states = self._rng_states[:]
         new.players = [p.copy() for p in self.players]
-        new.score_deck = self.score_deck[:]
-        new.score_market = self.score_market[:]
-        new.orchestra_deck = self.orchestra_deck[:]
-        new.orchestra_market = self.orchestra_market[:]
-        new.discovery_decks = {k: v[:] for k, v in self.discovery_decks.items()}
-        new.special_deck = self.special_deck[:]
-        new.thief_marks = dict(self.thief_marks)
-        new.out_of_game = self.out_of_game[:]
-        new.venues = dict(self.venues)
+        copy_table(self, new)  # the declared table's lists and dicts (engine/state.py)
         new.events = self.events[:] if keep_log else []
         new.answers = self.answers[:] if keep_log else []
         new.monthly = [dict(h) for h in self.monthly]
@@ -366,28 +368,6 @@ class Game:
                 task[0](self, task[1])
             else:
                 task[0](self, *task[1:])
-
-    def _push(self, *tasks: Task) -> None:
-        """Schedule ``tasks`` to run in the given order (before anything already queued)."""
-        self._stack.extend(reversed(tasks))
-
-    def _ask(self, decision: Decision, handler: Callable[..., None], *ctx: Any) -> None:
-        # A choice with a single legal answer is no choice: apply it without asking.
-        if decision.space == "choice" and len(decision.options) == 1:
-            handler(self, decision.options[0], *ctx)
-            return
-        self.decision = decision
-        self._pending = (handler, ctx)
-
-    def _emit(
-        self,
-        kind: str,
-        rule: str,
-        player: int | None,
-        data: dict[str, Any],
-        private: tuple[int, ...] | None = None,
-    ) -> None:
-        self.events.append(Event(self.month, self.phase, kind, rule, player, data, private))
 
     def _order(self) -> list[int]:
         """MONTH.2: start player first, then clockwise."""

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from musici import economy as E
 from musici.decisions import Decision, Kind
 from musici.engine import effects
+from musici.engine.context import ask, emit, push
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -15,15 +16,15 @@ if TYPE_CHECKING:
 def start(g: Game) -> None:
     g.phase = "P1"
     if g.special_slot is None:  # P1.6: empty special deck, no auction
-        g._emit("no_auction", "P1.6", None, {})
+        emit(g, "no_auction", "P1.6", None, {})
         return
     passed = [p.banned_now for p in g.players]  # P1.7
     for p in g.players:
         if p.banned_now:
-            g._emit("auction_banned", "P1.7", p.seat, {"card": g.special_slot, "by": "S1"})
+            emit(g, "auction_banned", "P1.7", p.seat, {"card": g.special_slot, "by": "S1"})
     order = g._order()
-    g._emit("auction", "P1.1", None, {"card": g.special_slot})
-    g._push((turn, order, 0, passed, 0, None))
+    emit(g, "auction", "P1.1", None, {"card": g.special_slot})
+    push(g, turn, order, 0, passed, 0, None)
 
 
 def turn(g: Game, order: list[int], i: int, passed: list[bool], high: int, leader: int | None) -> None:
@@ -51,7 +52,7 @@ def offer(
     # P1.1: the card's first bid (the card set's special_prices), then the step above
     bid = E.next_bid(high, first=leader is None, opening=g.cards.special_prices[card])
     options = ("pass", "bid") if g.players[seat].money >= bid else ("pass",)  # P1.2
-    g._ask(
+    ask(g,
         Decision(
             seat,
             Kind.AUCTION,
@@ -76,12 +77,12 @@ def on_answer(
         assert card is not None
         high = E.next_bid(high, first=leader is None, opening=g.cards.special_prices[card])
         leader = seat
-        g._emit("bid", "P1.1", seat, {"amount": high})
+        emit(g, "bid", "P1.1", seat, {"amount": high})
     else:
         passed = passed[:]
         passed[seat] = True
-        g._emit("pass_auction", "P1.2", seat, {})
-    g._push((turn, order, order.index(seat) + 1, passed, high, leader))
+        emit(g, "pass_auction", "P1.2", seat, {})
+    push(g, turn, order, order.index(seat) + 1, passed, high, leader)
 
 
 def win(g: Game, seat: int, price: int) -> None:
@@ -95,7 +96,7 @@ def win(g: Game, seat: int, price: int) -> None:
         p.permanent.append(card)  # P1.4: works at once
     else:
         p.specials_hand.append(card)
-    g._emit("special_bought", "P1.3", seat, {"card": card, "price": price})
+    emit(g, "special_bought", "P1.3", seat, {"card": card, "price": price})
     reveal_special(g)
 
 
@@ -103,10 +104,10 @@ def unsold(g: Game) -> None:
     card = g.special_slot
     assert card is not None
     g.special_deck.insert(0, card)  # P1.5: face down under the special deck
-    g._emit("unsold", "P1.5", None, {"card": card})
+    emit(g, "unsold", "P1.5", None, {"card": card})
     reveal_special(g)
 
 
 def reveal_special(g: Game) -> None:
     g.special_slot = g.special_deck.pop() if g.special_deck else None  # P1.6
-    g._emit("special_revealed", "P1.6", None, {"card": g.special_slot})
+    emit(g, "special_revealed", "P1.6", None, {"card": g.special_slot})

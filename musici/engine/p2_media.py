@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from musici.decisions import Decision, Kind
 from musici.economy import CRITIC_BONUS
 from musici.engine import effects
+from musici.engine.context import ask, emit, push_all, task
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -19,13 +20,13 @@ def start(g: Game) -> None:
     g.phase = "P2"
     order = g._order()
     g._media_bids = {}
-    g._push(*[(ask_bid, s) for s in order], (reveal, order))
+    push_all(g, *[task(ask_bid, s) for s in order], task(reveal, order))
 
 
 def ask_bid(g: Game, seat: int) -> None:
     step = g.rules.options["RULING-MEDIA-STEP"]
     money = g.players[seat].money
-    g._ask(
+    ask(g,
         Decision(seat, Kind.MEDIA_BID, "P2.1", space="amount", lo=0, hi=money - money % step, step=step),
         on_bid,
         seat,
@@ -34,7 +35,7 @@ def ask_bid(g: Game, seat: int) -> None:
 
 def on_bid(g: Game, amount: int, seat: int) -> None:
     g._media_bids = {**g._media_bids, seat: amount}
-    g._emit("media_bid", "P2.1", seat, {"amount": amount}, private=(seat,))
+    emit(g, "media_bid", "P2.1", seat, {"amount": amount}, private=(seat,))
 
 
 def reveal(g: Game, order: list[int]) -> None:
@@ -42,8 +43,8 @@ def reveal(g: Game, order: list[int]) -> None:
     effective = {s: bids[s] + (CRITIC_BONUS if g.players[s].critic_now else 0) for s in order}
     for s in order:
         if g.players[s].critic_now:
-            g._emit("critic", "P2.5", s, {"bid": bids[s], "counts": effective[s], "card": "S2"})
-    g._emit(
+            emit(g, "critic", "P2.5", s, {"bid": bids[s], "counts": effective[s], "card": "S2"})
+    emit(g,
         "media_reveal",
         "P2.1",
         None,
@@ -51,7 +52,7 @@ def reveal(g: Game, order: list[int]) -> None:
     )
     top = max(effective.values())
     if top == 0 and g.rules.options["RULING-MEDIA-ZERO"] == "no-winner":
-        g._emit("no_media", "P2.3", None, {})
+        emit(g, "no_media", "P2.3", None, {})
         return
     tied = [s for s in order if effective[s] == top]
     if len(tied) > 1:  # P2.2: less fame wins, then chance
@@ -61,9 +62,9 @@ def reveal(g: Game, order: list[int]) -> None:
         by_chance = len(tied) > 1
         if by_chance:
             tied = [tied[g.rng.randrange(len(tied))]]
-        g._emit("media_tie", "P2.2", tied[0], {"tied": tied_bids, "fame": least, "by_chance": by_chance})
+        emit(g, "media_tie", "P2.2", tied[0], {"tied": tied_bids, "fame": least, "by_chance": by_chance})
     winner = tied[0]
     g.media = winner
     if bids[winner]:
         effects.pay(g, g.players[winner], bids[winner], "P2.2", "won the media")
-    g._emit("media", "P2.2", winner, {"bid": bids[winner]})
+    emit(g, "media", "P2.2", winner, {"bid": bids[winner]})

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from musici import economy as E
 from musici.decisions import Decision, Kind
+from musici.engine.context import ask, emit, push_each
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -17,18 +18,18 @@ def start(g: Game) -> None:
     least = min(fames)
     if fames.count(least) == 1:  # P3.HALL.1: strictly the least fame
         g.chapel_free = fames.index(least)
-        g._emit("chapel_free", "P3.HALL.1", g.chapel_free, {"fame": least})
-    g._push(*[(ask_venue, s) for s in g._order()])
+        emit(g, "chapel_free", "P3.HALL.1", g.chapel_free, {"fame": least})
+    push_each(g, ask_venue, g._order())
 
 
 def ask_venue(g: Game, seat: int) -> None:
     p = g.players[seat]
     taken = g.venues  # P3.1: one marker per area; P3.TOUR.5
     options = tuple(a for a in E.areas_open_to(p.fame, g.rules, g.cards.tours) if a not in taken)
-    g._ask(Decision(seat, Kind.VENUE, "P3.1", options=options), on_venue, seat)
+    ask(g, Decision(seat, Kind.VENUE, "P3.1", options=options), on_venue, seat)
 
 
 def on_venue(g: Game, area: str, seat: int) -> None:
     g.venues[area] = seat
     g.players[seat].venue = area
-    g._emit("venue", "P3.1", seat, {"area": area})
+    emit(g, "venue", "P3.1", seat, {"area": area})

@@ -15,7 +15,8 @@ from musici.cards import VIRTUOSOS
 from musici.decisions import Decision, Kind, parse_option, player_option
 from musici.economy import ACTION_ROUNDS, DISCOVER_PRICE, MONEY_UNIT, SCORE_PRICE
 from musici.engine import effects, p4_specials
-from musici.state import PlayerState
+from musici.engine.context import ask, emit, push_all, task
+from musici.engine.state import PlayerState
 
 if TYPE_CHECKING:
     from musici.engine.game import Game, Task
@@ -25,9 +26,9 @@ def start(g: Game) -> None:
     g.phase = "P4"
     tasks: list[Task] = []
     for r in range(ACTION_ROUNDS):  # P4.1: three rounds in turn order
-        tasks.append((begin_round, r))
-        tasks.extend((ask_action, s) for s in g._order())
-    g._push(*tasks)
+        tasks.append(task(begin_round, r))
+        tasks.extend(task(ask_action, s) for s in g._order())
+    push_all(g, *tasks)
 
 
 def begin_round(g: Game, r: int) -> None:
@@ -37,16 +38,16 @@ def begin_round(g: Game, r: int) -> None:
 def ask_action(g: Game, seat: int) -> None:
     p = g.players[seat]
     options = ("pass", *[name for name, can in _MENU if can(g, p)])
-    g._ask(Decision(seat, Kind.ACTION, "P4.1", options=options, info={"round": g.round}), on_action, seat)
+    ask(g, Decision(seat, Kind.ACTION, "P4.1", options=options, info={"round": g.round}), on_action, seat)
 
 
 def on_action(g: Game, action: str, seat: int) -> None:
     p = g.players[seat]
     if action == "pass":
-        g._emit("pass_round", "P4.1", seat, {"round": g.round})
+        emit(g, "pass_round", "P4.1", seat, {"round": g.round})
         return
     p.actions += 1
-    g._emit("action", "P4.2", seat, {"action": action, "round": g.round})
+    emit(g, "action", "P4.2", seat, {"action": action, "round": g.round})
     ACTIONS[action].start(g, p)
 
 
@@ -60,7 +61,7 @@ def virtuosos(g: Game, p: PlayerState) -> list[str]:
 
 
 def start_concert(g: Game, p: PlayerState) -> None:
-    g._ask(
+    ask(g,
         Decision(p.seat, Kind.CONCERT_CARD, "P4.CONCERT.1", options=tuple(p.hand)), on_concert_card, p.seat
     )
 
@@ -73,7 +74,7 @@ def on_concert_card(g: Game, card: str, seat: int) -> None:
     capacity = E.capacity(venue) if venue is not None else None  # P4.CONCERT.2
     if capacity is None:
         capacity = len(items)
-    g._ask(
+    ask(g,
         Decision(
             seat,
             Kind.CONCERT_ORCHESTRAS,
@@ -107,7 +108,7 @@ def on_concert_orchestras(g: Game, chosen: tuple[str, ...], seat: int, card_id: 
     )
     rated, fame, income = out.rating, out.fame, out.income
     p.concert = {"card": card_id, "income": income, "fame": fame}
-    g._emit(
+    emit(g,
         "concert",
         "P4.CONCERT.4",
         seat,
@@ -171,7 +172,7 @@ def poach_price_of(g: Game, orch: str, markers: int) -> int:
 
 
 def start_hire(g: Game, p: PlayerState) -> None:
-    g._ask(Decision(p.seat, Kind.HIRE, "P4.HIRE.1", options=tuple(hire_targets(g, p))), on_hire, p.seat)
+    ask(g, Decision(p.seat, Kind.HIRE, "P4.HIRE.1", options=tuple(hire_targets(g, p))), on_hire, p.seat)
 
 
 def owner_of(g: Game, orch: str) -> PlayerState | None:
@@ -188,12 +189,12 @@ def on_hire(g: Game, orch: str, seat: int) -> None:
         effects.pay(g, p, g.cards.orchestras[orch].price, "P4.HIRE.1", f"hired {orch}")
         p.orchestras.append(orch)
         g.orchestra_market[slot] = g.orchestra_deck.pop() if g.orchestra_deck else None
-        g._emit("hire", "P4.HIRE.1", seat, {"orchestra": orch, "refill": g.orchestra_market[slot]})
+        emit(g, "hire", "P4.HIRE.1", seat, {"orchestra": orch, "refill": g.orchestra_market[slot]})
         return
     owner = owner_of(g, orch)
     assert owner is not None
     price = poach_price_of(g, orch, owner.markers[orch])
-    g._ask(
+    ask(g,
         Decision(
             owner.seat,
             Kind.POACH_CONSENT,
@@ -213,7 +214,7 @@ def on_poach(g: Game, answer: str, seat: int, orch: str, price: int) -> None:
     owner = owner_of(g, orch)
     assert owner is not None
     if answer == "refuse":
-        g._emit("poach_refused", "P4.HIRE.2", owner.seat, {"buyer": seat, "orchestra": orch})
+        emit(g, "poach_refused", "P4.HIRE.2", owner.seat, {"buyer": seat, "orchestra": orch})
         return
     effects.pay(g, p, price, "P4.HIRE.2", f"hired {orch} away", to=owner.seat)
     markers = owner.markers.pop(orch)
@@ -221,7 +222,7 @@ def on_poach(g: Game, answer: str, seat: int, orch: str, price: int) -> None:
     p.orchestras.append(orch)
     if g.rules.options["RULING-POACH-MARKERS"] == "stay":
         p.markers[orch] = markers
-    g._emit(
+    emit(g,
         "poach",
         "P4.HIRE.2",
         seat,
@@ -262,7 +263,7 @@ def can_buy(g: Game, p: PlayerState) -> bool:
 
 
 def start_buy(g: Game, p: PlayerState) -> None:
-    g._ask(Decision(p.seat, Kind.BUY, "P4.BUY.1", options=tuple(buy_targets(g, p))), on_buy, p.seat)
+    ask(g, Decision(p.seat, Kind.BUY, "P4.BUY.1", options=tuple(buy_targets(g, p))), on_buy, p.seat)
 
 
 def on_buy(g: Game, target: str, seat: int) -> None:
@@ -272,7 +273,7 @@ def on_buy(g: Game, target: str, seat: int) -> None:
         buy_face_up(g, p, target, "P4.BUY.1")
         return
     seller = int(value)
-    g._ask(
+    ask(g,
         Decision(
             seat,
             Kind.BUY_PRICE,
@@ -295,14 +296,14 @@ def buy_face_up(g: Game, p: PlayerState, card: str, rule: str) -> None:
     p.hand.append(card)
     g.thief_marks.pop(card, None)
     g.score_market[slot] = g.score_deck.pop() if g.score_deck else None
-    g._emit("buy", rule, p.seat, {"card": card, "refill": g.score_market[slot]})
+    emit(g, "buy", rule, p.seat, {"card": card, "refill": g.score_market[slot]})
 
 
 def on_buy_price(g: Game, price: int, seat: int, seller: int) -> None:
     if g.rules.options["RULING-NEGOTIATION"] == "blind":
         on_buy_era(g, "any", seat, seller, price)
         return
-    g._ask(
+    ask(g,
         Decision(
             seat,
             Kind.BUY_ERA,
@@ -319,11 +320,12 @@ def on_buy_price(g: Game, price: int, seat: int, seller: int) -> None:
 
 def on_buy_era(g: Game, era: str, seat: int, seller: int, price: int) -> None:
     q = g.players[seller]
-    g._emit("offer", "P4.BUY.2", seat, {"seller": seller, "price": price, "era": era})
-    # P4.BUY.2: only a score card can be sold, never a discovery card
-    cards = [c for c in q.hand if g.cards.music[c].kind == "score"
+    emit(g, "offer", "P4.BUY.2", seat, {"seller": seller, "price": price, "era": era})
+    # P4.BUY.2: only a score card can be sold, never a discovery card (protocol 1, which
+    # replays saves made before revision 2, still asks with every card of the era).
+    cards = [c for c in q.hand if (g.cards.music[c].kind == "score" or g.protocol < 2)
              and (era == "any" or g.cards.music[c].era == era)]
-    g._ask(
+    ask(g,
         Decision(
             seller,
             Kind.SELL,
@@ -345,15 +347,15 @@ def on_sell(g: Game, answer: str, seat: int, seller: int, price: int) -> None:
         p.hand.append(answer)
         if price:
             effects.pay(g, p, price, "P4.BUY.2", "bought a card by negotiation", to=seller)
-        g._emit("sold", "P4.BUY.2", seller, {"buyer": seat, "price": price})
-        g._emit("card_passed", "P4.BUY.2", seller, {"buyer": seat, "card": answer}, private=(seat, seller))
+        emit(g, "sold", "P4.BUY.2", seller, {"buyer": seat, "price": price})
+        emit(g, "card_passed", "P4.BUY.2", seller, {"buyer": seat, "card": answer}, private=(seat, seller))
         return
-    g._emit("declined", "P4.BUY.3", seller, {"buyer": seat, "price": price})
+    emit(g, "declined", "P4.BUY.3", seller, {"buyer": seat, "price": price})
     fallback = market_buys(g, p)  # P4.BUY.3: must buy a face-up card if possible
     if not fallback:
-        g._emit("action_spent", "P4.BUY.3", seat, {})
+        emit(g, "action_spent", "P4.BUY.3", seat, {})
         return
-    g._ask(Decision(seat, Kind.BUY_FALLBACK, "P4.BUY.3", options=tuple(fallback)), on_buy_fallback, seat)
+    ask(g, Decision(seat, Kind.BUY_FALLBACK, "P4.BUY.3", options=tuple(fallback)), on_buy_fallback, seat)
 
 
 def on_buy_fallback(g: Game, card: str, seat: int) -> None:
@@ -362,7 +364,7 @@ def on_buy_fallback(g: Game, card: str, seat: int) -> None:
 
 def start_discover(g: Game, p: PlayerState) -> None:
     options = tuple(d for d in ("authentic", "modern") if g.discovery_decks[d])
-    g._ask(Decision(p.seat, Kind.DISCOVER, "P4.DISCOVER.1", options=options), on_discover, p.seat)
+    ask(g, Decision(p.seat, Kind.DISCOVER, "P4.DISCOVER.1", options=options), on_discover, p.seat)
 
 
 def on_discover(g: Game, deck: str, seat: int) -> None:
@@ -370,13 +372,13 @@ def on_discover(g: Game, deck: str, seat: int) -> None:
     effects.pay(g, p, DISCOVER_PRICE, "P4.DISCOVER.1", f"searched the {deck} discovery deck")
     card = g.discovery_decks[deck].pop()
     p.hand.append(card)
-    g._emit("discover", "P4.DISCOVER.1", seat, {"deck": deck})
-    g._emit("drew", "P4.DISCOVER.1", seat, {"card": card}, private=(seat,))
+    emit(g, "discover", "P4.DISCOVER.1", seat, {"deck": deck})
+    emit(g, "drew", "P4.DISCOVER.1", seat, {"card": card}, private=(seat,))
 
 
 def start_appease(g: Game, p: PlayerState) -> None:
     items = tuple(p.markers)
-    g._ask(
+    ask(g,
         Decision(
             p.seat,
             Kind.APPEASE,
@@ -403,7 +405,7 @@ def on_appease(g: Game, chosen: tuple[str, ...], seat: int) -> None:
             p.markers[orch] = left
         else:
             del p.markers[orch]
-        g._emit("appease", "P4.APPEASE.1", seat, {"orchestra": orch, "markers": left})
+        emit(g, "appease", "P4.APPEASE.1", seat, {"orchestra": orch, "markers": left})
 
 
 def can_discover(g: Game, p: PlayerState) -> bool:

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from musici.cards import STYLES
 from musici.decisions import Decision, Kind, deck_option, parse_option
-from musici.economy import ADVISOR_EXEMPTS, CRITIC_BONUS, EDUCATOR_TAKES, TOURS
+from musici.economy import ADVISOR_EXEMPTS, COLLECTOR_TAKES, CRITIC_BONUS, EDUCATOR_TAKES, TOURS
 from musici.engine import effects
-from musici.state import PlayerState
+from musici.engine.context import ask, emit
+from musici.engine.state import PlayerState
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -29,7 +31,7 @@ def usable_specials(g: Game, p: PlayerState) -> list[str]:
 
 
 def start_special(g: Game, p: PlayerState) -> None:
-    g._ask(
+    ask(g,
         Decision(p.seat, Kind.SPECIAL, "P4.SPECIAL.1", options=tuple(usable_specials(g, p))),
         on_special,
         p.seat,
@@ -41,7 +43,7 @@ def on_special(g: Game, card: str, seat: int) -> None:
     p.specials_hand.remove(card)
     p.specials_discard.append(card)
     p.special_used = True
-    g._emit("special", "P4.SPECIAL.1", seat, {"card": card})
+    emit(g, "special", "P4.SPECIAL.1", seat, {"card": card})
     SPECIALS[card].play(g, p)
 
 
@@ -52,12 +54,12 @@ def _always(g: Game, p: PlayerState) -> bool:
 
 def play_auctioneer(g: Game, p: PlayerState) -> None:  # SPECIAL.S1
     others = tuple(s for s in g._order() if s != p.seat)
-    g._ask(Decision(p.seat, Kind.AUCTIONEER, "SPECIAL.S1", options=others), on_auctioneer, p.seat)
+    ask(g, Decision(p.seat, Kind.AUCTIONEER, "SPECIAL.S1", options=others), on_auctioneer, p.seat)
 
 
 def play_critic(g: Game, p: PlayerState) -> None:  # SPECIAL.S2, P2.5
     p.critic_next = True
-    g._emit("effect", "SPECIAL.S2", p.seat, {"card": "S2", "month": g.month + 1,
+    emit(g, "effect", "SPECIAL.S2", p.seat, {"card": "S2", "month": g.month + 1,
                                              "bonus": CRITIC_BONUS})
 
 
@@ -67,7 +69,7 @@ def on_tour(g: Game, p: PlayerState) -> bool:
 
 def play_tour_guide(g: Game, p: PlayerState) -> None:  # SPECIAL.S3
     p.tour_guide = True
-    g._emit("effect", "SPECIAL.S3", p.seat, {"card": "S3", "tour": p.venue})
+    emit(g, "effect", "SPECIAL.S3", p.seat, {"card": "S3", "tour": p.venue})
 
 
 def orchestras_face_up(g: Game, p: PlayerState) -> bool:
@@ -76,7 +78,7 @@ def orchestras_face_up(g: Game, p: PlayerState) -> bool:
 
 def play_educator(g: Game, p: PlayerState) -> None:  # SPECIAL.S4
     items = tuple(o for o in g.orchestra_market if o is not None)
-    g._ask(
+    ask(g,
         Decision(
             p.seat,
             Kind.EDUCATOR,
@@ -93,13 +95,13 @@ def play_educator(g: Game, p: PlayerState) -> None:  # SPECIAL.S4
 
 def play_advisor(g: Game, p: PlayerState) -> None:  # SPECIAL.S5 (applied in P5.3)
     p.advisor = True  # the orchestras exempted are chosen, and named, in P5.3 ("exempt")
-    g._emit("effect", "SPECIAL.S5", p.seat, {"card": "S5", "exempts": ADVISOR_EXEMPTS})
+    emit(g, "effect", "SPECIAL.S5", p.seat, {"card": "S5", "exempts": ADVISOR_EXEMPTS})
 
 
 def play_rumourmonger(g: Game, p: PlayerState) -> None:  # SPECIAL.S6 (placed in P5.6)
     p.rumour = True  # each target names its orchestra in P5.6 ("marker", "rumour_void")
     targets = [s for s in g._order() if s != p.seat]
-    g._emit("effect", "SPECIAL.S6", p.seat, {"card": "S6", "targets": targets})
+    emit(g, "effect", "SPECIAL.S6", p.seat, {"card": "S6", "targets": targets})
 
 
 def cards_to_collect(g: Game, p: PlayerState) -> bool:
@@ -107,7 +109,7 @@ def cards_to_collect(g: Game, p: PlayerState) -> bool:
 
 
 def play_collector(g: Game, p: PlayerState) -> None:  # SPECIAL.S7
-    g._ask(Decision(p.seat, Kind.COLLECTOR, "SPECIAL.S7", options=collector_options(g)), on_collector, p.seat)
+    ask(g, Decision(p.seat, Kind.COLLECTOR, "SPECIAL.S7", options=collector_options(g)), on_collector, p.seat)
 
 
 def unmarked_face_up(g: Game, p: PlayerState) -> bool:
@@ -116,12 +118,12 @@ def unmarked_face_up(g: Game, p: PlayerState) -> bool:
 
 def play_thief(g: Game, p: PlayerState) -> None:  # SPECIAL.S8
     options = tuple(c for c in g.score_market if c is not None and c not in g.thief_marks)
-    g._ask(Decision(p.seat, Kind.THIEF, "SPECIAL.S8", options=options), on_thief, p.seat)
+    ask(g, Decision(p.seat, Kind.THIEF, "SPECIAL.S8", options=options), on_thief, p.seat)
 
 
 def on_auctioneer(g: Game, target: int, seat: int) -> None:
     g.players[target].banned_next = True
-    g._emit("effect", "SPECIAL.S1", seat, {"card": "S1", "target": target, "month": g.month + 1})
+    emit(g, "effect", "SPECIAL.S1", seat, {"card": "S1", "target": target, "month": g.month + 1})
 
 
 def on_educator(g: Game, chosen: tuple[str, ...], seat: int) -> None:
@@ -130,7 +132,7 @@ def on_educator(g: Game, chosen: tuple[str, ...], seat: int) -> None:
         g.orchestra_market[g.orchestra_market.index(orch)] = None
         p.orchestras.append(orch)
     effects.refill(g.orchestra_market, g.orchestra_deck)
-    g._emit(
+    emit(g,
         "effect",
         "SPECIAL.S4",
         seat,
@@ -142,7 +144,7 @@ def collector_options(g: Game) -> tuple[tuple[str, ...], ...]:
     face_up = [c for c in g.score_market if c is not None]
     decks = [deck_option(d) for d in STYLES if g.discovery_decks[d]]
     options: list[tuple[str, ...]] = [(c,) for c in face_up]
-    options += [(a, b) for i, a in enumerate(face_up) for b in face_up[i + 1 :]]
+    options += combinations(face_up, COLLECTOR_TAKES)  # SPECIAL.S7: "up to 2 of the 4"
     options += [(c, d) for c in face_up for d in decks]
     if not face_up:
         options += [(d,) for d in decks]
@@ -160,7 +162,7 @@ def on_collector(g: Game, chosen: tuple[str, ...], seat: int) -> None:
             card = g.discovery_decks[str(deck)].pop()
             p.hand.append(card)
             # the card itself only in the owner's event; the deck is public (its back)
-            g._emit("drew", "SPECIAL.S7", seat, {"card": card, "deck": str(deck)}, private=(seat,))
+            emit(g, "drew", "SPECIAL.S7", seat, {"card": card, "deck": str(deck)}, private=(seat,))
             taken.append(item)
             decks.append(str(deck))
         else:
@@ -170,13 +172,13 @@ def on_collector(g: Game, chosen: tuple[str, ...], seat: int) -> None:
             p.hand.append(item)
             taken.append(item)
     effects.refill(g.score_market, g.score_deck)
-    g._emit("effect", "SPECIAL.S7", seat, {"card": "S7", "taken": taken, "face_up": face_up,
+    emit(g, "effect", "SPECIAL.S7", seat, {"card": "S7", "taken": taken, "face_up": face_up,
                                            "decks": decks, "market": list(g.score_market)})
 
 
 def on_thief(g: Game, card: str, seat: int) -> None:
     g.thief_marks[card] = seat
-    g._emit("effect", "SPECIAL.S8", seat, {"card": "S8", "marked": card})
+    emit(g, "effect", "SPECIAL.S8", seat, {"card": "S8", "marked": card})
 
 
 @dataclass(frozen=True, slots=True)

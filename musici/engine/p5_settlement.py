@@ -2,41 +2,53 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from musici import economy as E
 from musici.decisions import Decision, Kind
-from musici.economy import GUARNERI_BONUS, HALLS, IDLE_BONUS, TOURS
+from musici.economy import HALLS, TOURS
 from musici.engine import effects
-from musici.state import PlayerState
+from musici.engine.context import ask, emit, push_all, task
+from musici.engine.state import PlayerState
 
 if TYPE_CHECKING:
-    from musici.engine.game import Game, Task
+    from musici.engine.game import Game
 
 
 def start(g: Game) -> None:
     g.phase = "P5"
     g.round = 0
-    tasks: list[Task] = [(settle, s) for s in g._order()]
-    tasks.append((rumours,))
-    g._push(*tasks)
+    push_all(g, *[task(settle, s) for s in g._order()], task(rumours))
+
+
+def ledger(g: Game, p: PlayerState) -> tuple[E.LedgerLine, ...]:
+    """``p``'s settlement lines this month (economy.month_ledger, the one home of P5's
+    arithmetic), with the surcharge at the fame P5.4 finds if the venue is paid."""
+    held = p.concert is not None
+    cost = _venue_cost(g, p, held)
+    kind = TOURS if p.venue in TOURS else HALLS
+    assert p.venue is not None
+    return E.month_ledger(
+        held_concert=held, income=p.concert["income"] if p.concert is not None else 0,
+        actions=p.actions, permanent=p.permanent, venue=p.venue, venue_cost=cost,
+        salaries=[g.cards.orchestras[o].salary for o in p.orchestras],
+        surcharge_fame=p.fame - cost.fame,
+        alone=all(s == p.seat for a, s in g.venues.items() if a in kind))
+
+
+_CARD_OF = {"SPECIAL.P1": "P1", "SPECIAL.P2": "P2", "SPECIAL.P7": "P7"}
 
 
 def settle(g: Game, seat: int) -> None:
     p = g.players[seat]
-    concert = p.concert
-    held = concert is not None
-    # P5.1: income, then the P4.4 bonus and Guarneri
-    if concert is not None and concert["income"]:
-        effects.receive(g, p, concert["income"], "P5.1", "concert income")
-    if E.idle_bonus(held, p.actions):
-        effects.receive(g, p, IDLE_BONUS, "P4.4", "at most one action and no concert")
-    if held and "P1" in p.permanent:
-        effects.receive(g, p, GUARNERI_BONUS, "SPECIAL.P1", "Guarneri violin", card="P1")
+    held = p.concert is not None
+    for line in ledger(g, p):
+        if line.rule in ("P5.1", "P4.4", "SPECIAL.P1"):  # P5.1: income, the P4.4 bonus, Guarneri
+            effects.receive(g, p, line.money, line.rule, line.reason, card=_CARD_OF.get(line.rule))
     pay_venue(g, p, held)
     # P5.3: salaries (SPECIAL.S5 first exempts up to 3)
     if p.advisor and len(p.orchestras) > 3:
-        g._ask(
+        ask(g,
             Decision(
                 seat,
                 Kind.ADVISOR,
@@ -53,21 +65,26 @@ def settle(g: Game, seat: int) -> None:
         on_advisor(g, tuple(p.orchestras) if p.advisor else (), seat)
 
 
+def _venue_cost(g: Game, p: PlayerState, held: bool) -> E.VenueCost:
+    assert p.venue is not None
+    return E.venue_cost(
+        p.venue, held_concert=held, rules=g.rules, chapel_free=g.chapel_free == p.seat,
+        tour_guide=p.tour_guide, hall_rents=g.cards.hall_rents, tours=g.cards.tours,
+    )
+
+
 def pay_venue(g: Game, p: PlayerState, held: bool) -> None:
     venue = p.venue
     assert venue is not None
     opts = g.rules.options
-    cost = E.venue_cost(
-        venue, held_concert=held, rules=g.rules, chapel_free=g.chapel_free == p.seat,
-        tour_guide=p.tour_guide, hall_rents=g.cards.hall_rents, tours=g.cards.tours,
-    )
+    cost = _venue_cost(g, p, held)
     if cost.free:  # P3.HALL.1, SPECIAL.S3
-        data: dict = {"area": venue}
+        data: dict[str, Any] = {"area": venue}
         if cost.rule == "SPECIAL.S3":  # what the Tour guide saved
             waived = E.venue_cost(venue, held_concert=held, rules=g.rules,
                                   hall_rents=g.cards.hall_rents, tours=g.cards.tours)
             data.update(card="S3", money=waived.money, fame=waived.fame)
-        g._emit("venue_free", cost.rule, p.seat, data)
+        emit(g, "venue_free", cost.rule, p.seat, data)
         return
     rule, money, fame_cost = cost.rule, cost.money, cost.fame
     if fame_cost:
@@ -81,10 +98,10 @@ def pay_venue(g: Game, p: PlayerState, held: bool) -> None:
     if unpaid:
         if opts["RULING-UNPAID-VENUE"] == "fame-per-50":
             lost = E.unpaid_venue_fame(unpaid)
-            g._emit("unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": lost})
+            emit(g, "unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": lost})
             effects.change_fame(g, p, -lost, "RULING-UNPAID-VENUE", f"{unpaid} G venue unpaid", venue=venue)
         else:
-            g._emit("unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": 0})
+            emit(g, "unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": 0})
 
 
 def salary(g: Game, p: PlayerState, orch: str) -> int:
@@ -94,7 +111,7 @@ def salary(g: Game, p: PlayerState, orch: str) -> int:
 def on_advisor(g: Game, exempt: tuple[str, ...], seat: int) -> None:
     p = g.players[seat]
     if exempt:
-        g._emit("exempt", "SPECIAL.S5", seat, {"card": "S5", "orchestras": list(exempt)})
+        emit(g, "exempt", "SPECIAL.S5", seat, {"card": "S5", "orchestras": list(exempt)})
     due = [o for o in p.orchestras if o not in exempt]
     total = sum(salary(g, p, o) for o in due)
     if total <= p.money:
@@ -103,7 +120,7 @@ def on_advisor(g: Game, exempt: tuple[str, ...], seat: int) -> None:
     if all(salary(g, p, o) > p.money for o in due):  # nothing payable: no choice
         on_salaries(g, (), seat, tuple(due))
         return
-    g._ask(
+    ask(g,
         Decision(
             seat,
             Kind.SALARIES,
@@ -137,14 +154,14 @@ def on_salaries(g: Game, paid: tuple[str, ...], seat: int, due: tuple[str, ...])
         if p.money >= surcharge:
             effects.pay(g, p, surcharge, "P5.4", f"salary surcharge at fame {p.fame}")
         elif g.rules.options["RULING-UNPAID-SURCHARGE"] == "marker" and p.orchestras:
-            g._ask(
+            ask(g,
                 Decision(seat, Kind.SURCHARGE_MARKER, "RULING-UNPAID-SURCHARGE", options=tuple(p.orchestras)),
                 on_surcharge_marker,
                 seat,
             )
             return
         else:
-            g._emit("unpaid", "RULING-UNPAID-SURCHARGE", seat, {"amount": surcharge})
+            emit(g, "unpaid", "RULING-UNPAID-SURCHARGE", seat, {"amount": surcharge})
     fame_cards(g, seat)
 
 
@@ -155,18 +172,11 @@ def on_surcharge_marker(g: Game, orch: str, seat: int) -> None:
 
 def fame_cards(g: Game, seat: int) -> None:
     p = g.players[seat]
-    if p.concert is None:
+    if p.concert is None or not ("P2" in p.permanent or "P7" in p.permanent):
         return
-    if "P2" in p.permanent:  # P5.5
-        effects.change_fame(g, p, E.STRADIVARI_FAME, "SPECIAL.P2", "Stradivari cello", card="P2")
-    if "P7" in p.permanent:
-        kind = TOURS if p.venue in TOURS else HALLS
-        alone = all(s == seat for a, s in g.venues.items() if a in kind)
-        if alone:
-            effects.change_fame(
-                g, p, E.JOURNALIST_FAME, "SPECIAL.P7", "Journalist: alone in a hall/on a tour",
-                card="P7",
-            )
+    for line in ledger(g, p):  # P5.5: Stradivari, then the Journalist (SPECIAL.P2, P7)
+        if line.rule in ("SPECIAL.P2", "SPECIAL.P7"):
+            effects.change_fame(g, p, line.fame, line.rule, line.reason, card=_CARD_OF[line.rule])
 
 
 def rumours(g: Game) -> None:
@@ -174,15 +184,15 @@ def rumours(g: Game) -> None:
     for owner in g._order():
         if g.players[owner].rumour:
             targets = [s for s in g._order() if s != owner]
-            g._push(*[(ask_rumour, s, owner) for s in targets])
+            push_all(g, *[task(ask_rumour, s, owner) for s in targets])
 
 
 def ask_rumour(g: Game, seat: int, owner: int) -> None:
     p = g.players[seat]
     if not p.orchestras:
-        g._emit("rumour_void", "SPECIAL.S6", seat, {"card": "S6", "owner": owner})
+        emit(g, "rumour_void", "SPECIAL.S6", seat, {"card": "S6", "owner": owner})
         return
-    g._ask(
+    ask(g,
         Decision(seat, Kind.RUMOUR_MARKER, "SPECIAL.S6", options=tuple(p.orchestras), info={"owner": owner}),
         on_rumour,
         seat,

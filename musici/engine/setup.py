@@ -14,6 +14,7 @@ from musici.economy import (
     START_MONEY,
 )
 from musici.engine import flow
+from musici.engine.context import emit, push
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -33,7 +34,7 @@ def deal(g: Game) -> None:
             removed.extend(kind[-k:])
         orchestras = [o for o in orchestras if o not in removed]
         g.out_of_game.extend(removed)
-        g._emit("removed", "SETUP.6", None, {"orchestras": removed})
+        emit(g, "removed", "SETUP.6", None, {"orchestras": removed})
     scores = [c.id for c in cards.scores]
     rng.shuffle(scores)  # SETUP.2
     rng.shuffle(orchestras)  # SETUP.3
@@ -48,12 +49,12 @@ def deal(g: Game) -> None:
         for deck in STYLES:
             hidden.extend(g.discovery_decks[deck].pop() for _ in range(SETUP6_DISCOVERIES_PER_DECK))
         g.out_of_game.extend(hidden)
-        g._emit("removed", "SETUP.6", None, {"scores": SETUP6_SCORES,
+        emit(g, "removed", "SETUP.6", None, {"scores": SETUP6_SCORES,
                                              "discoveries": SETUP6_DISCOVERIES_PER_DECK * len(STYLES),
                                              "cards": hidden}, private=())
     for p in g.players:  # SETUP.2: 3 secret cards each
         p.hand = [scores.pop() for _ in range(HAND_SIZE)]
-        g._emit("deal", "SETUP.2", p.seat, {"cards": p.hand[:]}, private=(p.seat,))
+        emit(g, "deal", "SETUP.2", p.seat, {"cards": p.hand[:]}, private=(p.seat,))
     g.score_market = [scores.pop() for _ in range(MARKET_SLOTS)]
     g.score_deck = scores
     g.orchestra_market = [orchestras.pop() for _ in range(MARKET_SLOTS)]  # SETUP.3
@@ -62,7 +63,7 @@ def deal(g: Game) -> None:
     g.special_deck = specials
     if g.rules.options["RULING-START-PLAYER"] == "random":  # SETUP.5
         g.start_player = rng.randrange(g.n)
-    g._emit(
+    emit(g,
         "setup",
         "SETUP.1",
         None,
@@ -75,4 +76,4 @@ def deal(g: Game) -> None:
             "months": g.rules.months,
         },
     )
-    g._push((flow.month_start,))
+    push(g, flow.month_start)

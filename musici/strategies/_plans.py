@@ -216,11 +216,7 @@ class Planner:
             buyable = [c for c in view.score_market
                        if c is not None and thief.get(c, view.seat) == view.seat]
         rules = view.rules
-        sur = E.surcharge(me.fame)  # P5.4
-        guarneri = E.GUARNERI_BONUS if "P1" in me.permanent else 0  # SPECIAL.P1
-        stradivari = E.STRADIVARI_FAME if "P2" in me.permanent else 0  # SPECIAL.P2
-        idle_salaries = sum(E.salary_due(p.salary, False) for p in pool)  # P4.3
-        idle_bonus = E.idle_bonus(False, me.actions)  # P4.4
+        pay = [p.salary for p in pool]
         money_now = me.money
         out: list[Option] = []
         last = view.month >= view.months
@@ -242,7 +238,7 @@ class Planner:
             for hires in self._hire_sets(view, card, pool, market_orch, room, afford):
                 extra = [self._performer(view, h) for h in hires]
                 hire_cost = sum(view.cards.orchestras[h].price for h in hires)
-                hire_sal = sum(p.salary for p in extra)
+                hire_sal = sum(E.salary_due(p.salary, True) for p in extra)  # P5.3
                 variants.append((card_id, card, buying, restore, cbias, hires, [*pool, *extra],
                                  hire_cost, hire_sal))
         cache: dict[tuple[str, int, tuple[str, ...]], Lineup | None] = {}
@@ -251,9 +247,21 @@ class Planner:
             idle = view.venue_cost(area, held_concert=False)  # P4.3: half rent
             capacity = E.capacity(area) or NO_LIMIT
             bias = self.area_bias(view, area)
-            # No concert: half rent and salaries (P4.3), the idle bonus (P4.4).
-            idle_cash = idle_bonus - idle.money - idle_salaries - sur
-            idle_fame = -idle.fame
+            # The month's settlement from the one home of its arithmetic (economy.month_ledger),
+            # the surcharge counted at today's fame and no Journalist counted on (a plan's
+            # guesses). No concert: half rent and salaries (P4.3), the idle bonus (P4.4).
+            idle_lines = E.month_ledger(held_concert=False, income=0, actions=me.actions,
+                                        permanent=me.permanent, venue=area, venue_cost=idle,
+                                        salaries=pay, surcharge_fame=me.fame)
+            idle_cash = sum(line.money for line in idle_lines)
+            idle_fame = sum(line.fame for line in idle_lines)
+            # With a concert: the same lines for the orchestras held; a variant adds its own
+            # income line and its hires' salaries (E.salary_due, P5.3).
+            held_lines = E.month_ledger(held_concert=True, income=0, actions=me.actions,
+                                        permanent=me.permanent, venue=area, venue_cost=held,
+                                        salaries=pay, surcharge_fame=me.fame)
+            held_cash = sum(line.money for line in held_lines)
+            held_fame = sum(line.fame for line in held_lines)
             out.append(Option(area, None, None, (), None, idle_fame, idle_cash,
                               idle_fame + lam * idle_cash + penalty(idle_cash, salaries)
                               + bias * 0.25))
@@ -269,9 +277,9 @@ class Planner:
                 total = line.base_fame
                 fame, income = scoring.tour_result(total, card.income, area, rules,
                                                    view.cards.tours)  # P3.TOUR
-                cash = (income - held.money - hire_cost - salaries - hire_sal - sur
-                        - (E.SCORE_PRICE if buying else 0) + guarneri)
-                fame_total = fame - held.fame + stradivari
+                cash = (income + held_cash - hire_cost - hire_sal
+                        - (E.SCORE_PRICE if buying else 0))
+                fame_total = fame + held_fame
                 # Playing a strong card for little fame wastes it: cards run short late on.
                 waste = max(0, card.fame[0] - total) * waste_w
                 # Future salaries of a hire are a cost the hire's later use pays back.
