@@ -15,10 +15,12 @@ in the same sampled worlds, with 95 % intervals). Two stages, as the machine is 
 
 Each game's finds are written to ``--parts DIR/<seed>.json`` (resumable, and two runs on
 disjoint seed ranges can share a directory); ``--collect`` then picks the bundled set from
-the parts: at most ``--per-game`` puzzles from one game, each kind at most ``--kind-share``
-of the set, and numbers them.
+the parts: at most ``--per-game`` puzzles from one game, the kinds in turn, each at most
+``--kind-share`` of the set and at most ``--same-answer`` with the same best answer.
 
-    nice python benchmarks/mine_puzzles.py --games 60 --seed 5000 --parts /tmp/pz
+    nice python benchmarks/mine_puzzles.py --games 40 --seed 2000 --parts /tmp/pz
+    nice python benchmarks/mine_puzzles.py --games 6 --seed 5000 --parts /tmp/pz \
+        --lineup ismcts,merchant,impresario,collector
     python benchmarks/mine_puzzles.py --collect --parts /tmp/pz --out musici/data/puzzles.json
 """
 
@@ -244,7 +246,7 @@ def puzzle_record(game: Game, ev: Evaluation, lineup: tuple[str, ...], criterion
 
 
 def mine_game(seed: int, args: argparse.Namespace, log: Any) -> list[dict[str, Any]]:
-    lineup = lineup_for(seed)
+    lineup = tuple(args.lineup.split(",")) if args.lineup else lineup_for(seed)
     game = Game(len(lineup), seed)
     players = [make_strategy(name) for name in lineup]
     pick = random.Random(f"mine:{seed}")
@@ -319,18 +321,28 @@ def collect(args: argparse.Namespace) -> int:
         found.extend(game_finds[: args.per_game])
     cap = max(1, int(args.kind_share * args.target))
     per_kind: Counter[str] = Counter()
-    chosen = []
-    # rarer kinds first, so that the caps leave room for them
-    frequency = Counter(r["kind"] for r in found)
     same: Counter[str] = Counter()  # (kind, best answer): not every auction a "pass"
-    for r in sorted(found, key=lambda r: (frequency[r["kind"]], r["seed"], len(r["answers"]))):
-        key = json.dumps([r["kind"], r["best"]])
-        if (per_kind[r["kind"]] >= cap or same[key] >= args.same_answer
-                or len(chosen) >= args.target):
-            continue
-        per_kind[r["kind"]] += 1
-        same[key] += 1
-        chosen.append(r)
+    # Round robin over the kinds, so that no kind crowds out another; within a kind, games
+    # with the strongest bot (ismcts) first, then by seed.
+    queues: dict[str, list[dict[str, Any]]] = {}
+    for r in sorted(found, key=lambda r: ("ismcts" not in r["source"], r["seed"],
+                                          len(r["answers"]))):
+        queues.setdefault(r["kind"], []).append(r)
+    chosen: list[dict[str, Any]] = []
+    while len(chosen) < args.target and any(queues.values()):
+        for kind in sorted(queues):
+            queue = queues[kind]
+            while queue and len(chosen) < args.target and per_kind[kind] < cap:
+                r = queue.pop(0)
+                key = json.dumps([kind, r["best"]])
+                if same[key] >= args.same_answer:
+                    continue
+                same[key] += 1
+                per_kind[kind] += 1
+                chosen.append(r)
+                break
+            if per_kind[kind] >= cap:
+                queue.clear()
     chosen.sort(key=lambda r: (r["seed"], len(r["answers"])))
     for r in chosen:
         for o in r["options"]:  # older finds: a subset's note repeated its words
@@ -346,7 +358,7 @@ def collect(args: argparse.Namespace) -> int:
         "format": PUZZLE_FORMAT, "version": PUZZLE_VERSION,
         "mined": {
             "script": "benchmarks/mine_puzzles.py", "commit": commit, "policy": POLICY,
-            "lineups": [",".join(x) for x in LINEUPS],
+            "lineups": sorted({r["source"] for r in chosen}),
             "criterion": {"win_margin": args.margin, "fame_margin": args.fame_margin,
                           "level": args.level},
             "screen": {"worlds": args.screen_worlds, "lead": args.screen_lead,
@@ -370,6 +382,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=20, help="games to mine")
     p.add_argument("--seed", type=int, default=1000, help="first game seed")
+    p.add_argument("--lineup", default=None,
+                   help="bots for every mined game, e.g. ismcts,merchant,impresario,collector "
+                        "(default: the LINEUPS by seed)")
     p.add_argument("--parts", default="/tmp/musici-puzzles", help="directory of per-game finds")
     p.add_argument("--margin", type=float, default=0.05,
                    help="win share the best answer must beat every other by (interval included)")
@@ -393,8 +408,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--per-game-max", type=int, default=6, help="confirmed finds per game")
     p.add_argument("--collect", action="store_true", help="assemble --out from --parts")
     p.add_argument("--out", default=str(ROOT / "musici" / "data" / "puzzles.json"))
-    p.add_argument("--target", type=int, default=120, help="puzzles in the collected set")
-    p.add_argument("--per-game", type=int, default=3, help="at most this many from one game")
+    p.add_argument("--target", type=int, default=150, help="puzzles in the collected set")
+    p.add_argument("--per-game", type=int, default=5, help="at most this many from one game")
     p.add_argument("--same-answer", type=int, default=8,
                    help="at most this many puzzles of one kind with the same best answer "
                         "(e.g. 'pass' in an auction)")
