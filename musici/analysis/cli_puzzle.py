@@ -5,7 +5,7 @@ Registered by :func:`add_commands` (called from ``musici.cli``); the puzzles are
 
     musici puzzle                   # a puzzle chosen by --seed (default: the first)
     musici puzzle --list            # every puzzle: id, kind, rule, month
-    musici puzzle --id venue-4p2003-305 --answer 2     # non-interactive: option 2
+    musici puzzle --id venue-4p2001-313 --answer 6     # non-interactive: option 6
 """
 
 from __future__ import annotations
