@@ -217,6 +217,11 @@ class LedgerLine(NamedTuple):
     rule: str
 
 
+# A ledger line built as a plain tuple of its class (NamedTuple's own __new__ is Python code,
+# five times slower; a game settles 36-48 times).
+_new_line = tuple.__new__
+
+
 def month_ledger(*, held_concert: bool, income: int, actions: int, permanent: Collection[str],
                  venue: str, venue_cost: VenueCost, salaries: Sequence[int], surcharge_fame: int,
                  alone: bool = False) -> tuple[LedgerLine, ...]:
@@ -230,25 +235,25 @@ def month_ledger(*, held_concert: bool, income: int, actions: int, permanent: Co
     (SPECIAL.P7). What is *due*: the engine pays what the player can and asks what to leave
     unpaid (P5.3); plans and previews sum the lines as if all is paid.
     """
+    # Reasons are constant words (the venue's line names its area): the engine settles
+    # from these lines 36-48 times a game, so nothing is formatted here.
     lines: list[LedgerLine] = []
     if held_concert and income:
-        lines.append(LedgerLine(income, 0, "concert income", "P5.1"))
+        lines.append(_new_line(LedgerLine, (income, 0, "concert income", "P5.1")))
     if idle_bonus(held_concert, actions):
-        lines.append(LedgerLine(IDLE_BONUS, 0, "at most one action and no concert", "P4.4"))
+        lines.append(_new_line(LedgerLine, (IDLE_BONUS, 0, "at most one action and no concert", "P4.4")))
     if held_concert and "P1" in permanent:
-        lines.append(LedgerLine(GUARNERI_BONUS, 0, "Guarneri violin", "SPECIAL.P1"))
-    lines.append(LedgerLine(-venue_cost.money, -venue_cost.fame,
-                            f"{venue} (free)" if venue_cost.free else venue, venue_cost.rule))
-    due = sum(salary_due(s, held_concert) for s in salaries)
+        lines.append(_new_line(LedgerLine, (GUARNERI_BONUS, 0, "Guarneri violin", "SPECIAL.P1")))
+    lines.append(_new_line(LedgerLine, (-venue_cost.money, -venue_cost.fame, venue, venue_cost.rule)))
+    due = sum([salary_due(s, held_concert) for s in salaries])
     if due:
-        lines.append(LedgerLine(-due, 0, f"salaries of {len(salaries)} orchestra(s)",
-                                "P5.3" if held_concert else "P4.3"))
+        lines.append(_new_line(LedgerLine, (-due, 0, "salaries", "P5.3" if held_concert else "P4.3")))
     extra = surcharge(surcharge_fame)
     if extra:
-        lines.append(LedgerLine(-extra, 0, f"salary surcharge at fame {surcharge_fame}", "P5.4"))
+        lines.append(_new_line(LedgerLine, (-extra, 0, "salary surcharge", "P5.4")))
     if held_concert and "P2" in permanent:  # P5.5
-        lines.append(LedgerLine(0, STRADIVARI_FAME, "Stradivari cello", "SPECIAL.P2"))
+        lines.append(_new_line(LedgerLine, (0, STRADIVARI_FAME, "Stradivari cello", "SPECIAL.P2")))
     if held_concert and alone and "P7" in permanent:
-        lines.append(LedgerLine(0, JOURNALIST_FAME, "Journalist: alone in a hall/on a tour",
-                                "SPECIAL.P7"))
+        lines.append(_new_line(LedgerLine, (0, JOURNALIST_FAME,
+                                            "Journalist: alone in a hall/on a tour", "SPECIAL.P7")))
     return tuple(lines)

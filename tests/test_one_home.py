@@ -75,6 +75,10 @@ NOT_RULE_NUMBERS: dict[tuple[str, str, int], str] = {
     ("musici/render/board.py", "board_svg", 150): "pixel geometry of the board's panels",
     ("musici/render/cards.py", "back_element", 150): "pixel geometry of a card back",
     ("musici/widgets/preview.py", "_short_rule", 150): "a text length in characters",
+    ("musici/analysis/evaluation.py", "candidate_answers", 150):
+        "a bid the evaluation tries among its candidates (not a price)",
+    ("musici/analysis/puzzles.py", "puzzle_from_dict", 400):
+        "the longest note a puzzle file may hold, in characters",
     ("musici/strategies/_ismcts_candidates.py", "<module>", 150):
         "a media bid the ismcts bot tries (a search candidate, not a price)",
     ("musici/widgets/since.py", "<module>", 400): "how many events the panel shows",

@@ -48,6 +48,9 @@ class Game:
     """
 
     _asking: int | None = None  # id(self) while ask() waits for a strategy (see ask)
+    # Class defaults, set on a game only when they differ (a clone copies less):
+    protocol: int = CURRENT_PROTOCOL  # which decisions are asked (musici.engine.protocols)
+    load_note: str | None = None  # why a loaded save stopped early (musici.persistence)
 
     def __init__(
         self, players: int = 4, seed: int = 0, rules: RuleSet | None = None, cards: CardSet | None = None,
@@ -63,7 +66,8 @@ class Game:
         self.cards = cards if cards is not None else standard_cardset()
         # Which decisions are asked (musici.engine.protocols); older ones only to replay saves.
         try:
-            self.protocol = check_protocol(protocol)
+            if check_protocol(protocol) != CURRENT_PROTOCOL:
+                self.protocol = protocol
         except ValueError as exc:
             raise GameError(str(exc)) from None
         # Generator 0 is the game's chance; 1 + seat is that seat's own (for its bots).
@@ -100,7 +104,6 @@ class Game:
         self._pending: tuple[Any, tuple[Any, ...]] | None = None
         self._stack: list[Task] = [(setup.deal,)]
         self.arranged = False  # built by from_position: no history to replay (see save)
-        self.load_note: str | None = None  # why a loaded save stopped early (persistence)
         self._run()
 
     # ------------------------------------------------------------------ public API

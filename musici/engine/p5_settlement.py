@@ -21,31 +21,38 @@ def start(g: Game) -> None:
     push_all(g, *[task(settle, s) for s in g._order()], task(rumours))
 
 
-def ledger(g: Game, p: PlayerState) -> tuple[E.LedgerLine, ...]:
+def ledger(g: Game, p: PlayerState, cost: E.VenueCost | None = None) -> tuple[E.LedgerLine, ...]:
     """``p``'s settlement lines this month (economy.month_ledger, the one home of P5's
     arithmetic), with the surcharge at the fame P5.4 finds if the venue is paid."""
     held = p.concert is not None
-    cost = _venue_cost(g, p, held)
-    kind = TOURS if p.venue in TOURS else HALLS
+    if cost is None:
+        cost = _venue_cost(g, p, held)
     assert p.venue is not None
+    alone = False
+    if "P7" in p.permanent:  # SPECIAL.P7: only the Journalist asks who else is there
+        kind = TOURS if p.venue in TOURS else HALLS
+        alone = all(s == p.seat for a, s in g.venues.items() if a in kind)
+    orchestras = g.cards.orchestras
     return E.month_ledger(
         held_concert=held, income=p.concert["income"] if p.concert is not None else 0,
         actions=p.actions, permanent=p.permanent, venue=p.venue, venue_cost=cost,
-        salaries=[g.cards.orchestras[o].salary for o in p.orchestras],
-        surcharge_fame=p.fame - cost.fame,
-        alone=all(s == p.seat for a, s in g.venues.items() if a in kind))
+        salaries=[orchestras[o].salary for o in p.orchestras],
+        surcharge_fame=p.fame - cost.fame, alone=alone)
 
 
 _CARD_OF = {"SPECIAL.P1": "P1", "SPECIAL.P2": "P2", "SPECIAL.P7": "P7"}
+_RECEIVED = frozenset({"P5.1", "P4.4", "SPECIAL.P1"})  # the lines P5.1 receives
 
 
 def settle(g: Game, seat: int) -> None:
     p = g.players[seat]
     held = p.concert is not None
-    for line in ledger(g, p):
-        if line.rule in ("P5.1", "P4.4", "SPECIAL.P1"):  # P5.1: income, the P4.4 bonus, Guarneri
-            effects.receive(g, p, line.money, line.rule, line.reason, card=_CARD_OF.get(line.rule))
-    pay_venue(g, p, held)
+    cost = _venue_cost(g, p, held)
+    for line in ledger(g, p, cost):
+        if line.rule in _RECEIVED:  # P5.1: income, then the P4.4 bonus and Guarneri
+            effects.receive(g, p, line.money, line.rule, line.reason,
+                            card=_CARD_OF.get(line.rule))
+    pay_venue(g, p, cost)
     # P5.3: salaries (SPECIAL.S5 first exempts up to 3)
     if p.advisor and len(p.orchestras) > 3:
         ask(g,
@@ -73,11 +80,11 @@ def _venue_cost(g: Game, p: PlayerState, held: bool) -> E.VenueCost:
     )
 
 
-def pay_venue(g: Game, p: PlayerState, held: bool) -> None:
+def pay_venue(g: Game, p: PlayerState, cost: E.VenueCost) -> None:
     venue = p.venue
     assert venue is not None
+    held = p.concert is not None
     opts = g.rules.options
-    cost = _venue_cost(g, p, held)
     if cost.free:  # P3.HALL.1, SPECIAL.S3
         data: dict[str, Any] = {"area": venue}
         if cost.rule == "SPECIAL.S3":  # what the Tour guide saved

@@ -140,7 +140,7 @@ class PlayerState:
         self.special_used = self.tour_guide = self.advisor = self.rumour = False
         self.critic_now = self.critic_next = self.banned_now = self.banned_next = False
 
-    def copy(self) -> PlayerState:
+    def copy(self) -> PlayerState:  # replaced below by the generated copy (no extra call)
         return _copy_seat(self)
 
     @property
@@ -152,6 +152,8 @@ _copy_seat: Callable[[PlayerState], PlayerState] = _compile(
     "copy_seat", SEAT_STATE,
     ["def copy_seat(self):", "    new = _new(PlayerState)", "    new.seat = self.seat"],
     ["    return new"], {"_new": object.__new__, "PlayerState": PlayerState})
+
+PlayerState.copy = _copy_seat  # type: ignore[method-assign, assignment]
 
 copy_table: Callable[[Any, Any], None] = _compile(
     "copy_table", tuple(f for f in TABLE_STATE if f.kind not in ("int", "phase", "seat", "card",
