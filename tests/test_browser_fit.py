@@ -6,6 +6,11 @@ screen with the file browser open), the board, the decision box, the fame chart 
 chart's END stars must lie inside the page's width, the page must not scroll sideways,
 and the board of the finished game shows the final fame (after the END awards).
 
+The same checks run in JupyterLab itself at 1280×720 with the file browser open (the
+notebook run from the page), when JupyterLab is installed (``pip install -e '.[lab]'``;
+skipped otherwise): there a figure drawn off screen once took plotly's default 700 px and
+was cut off. Screenshots ``stepper-lab-1280x720.png``, ``stepper-lab-end-1280x720.png``.
+
 The Voila, browser and tool checks are those of ``test_browser.py`` (imported, so the
 modules skip or fail alike). Screenshots go to ``artifacts/``: ``stepper-1280x720.png``,
 ``stepper-900x720.png``, ``stepper-end-1280x720.png``, ``stepper-end-900x720.png``.
@@ -13,7 +18,16 @@ modules skip or fail alike). Screenshots go to ``artifacts/``: ``stepper-1280x72
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import nbformat
@@ -106,3 +120,95 @@ def test_the_stepper_fits_the_page(chromium: Any, voila: Voila, width: int) -> N
         assert page.page_errors == [], page.page_errors
     finally:
         page.context.close()
+
+
+# ---------------------------------------------------------------------------- JupyterLab
+LAB_START = 60  # JupyterLab listening (~5-10 s measured)
+LAB_RUN = 180  # the page loaded, the notebook run and its widgets drawn (~35-60 s measured)
+
+
+@pytest.fixture(scope="module")
+def lab(browser_deps: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """JupyterLab on 127.0.0.1 serving the fit notebook (no token, its own process group,
+    Jupyter's user config kept out); yields the notebook's URL."""
+    if importlib.util.find_spec("jupyterlab") is None:
+        pytest.skip("JupyterLab is not installed (pip install -e '.[lab]')")
+    home = tmp_path_factory.mktemp("lab-fit")
+    root = home / "root"
+    root.mkdir()
+    nbformat.write(notebook(SOURCE), root / "fit.ipynb")
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"),
+               JUPYTER_DATA_DIR=str(home / "data"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+               JUPYTER_PLATFORM_DIRS="1", JUPYTER_PATH=os.pathsep.join(filter(None, [
+                   str(Path(sys.prefix) / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")])))
+    port = tb.free_port()
+    log = home / "lab.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
+             "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--ServerApp.password=",
+             f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
+             "--allow-root"],
+            cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out,
+            stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + LAB_START
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"JupyterLab exited with {proc.returncode}:\n"
+                            f"{log.read_text(errors='replace')[-3000:]}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"JupyterLab not listening after {LAB_START} s")
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}/lab/tree/fit.ipynb"
+    finally:
+        tb.stop(proc)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_the_stepper_fits_jupyterlab_with_the_file_browser_open(chromium: Any, lab: str) -> None:
+    viewport = {"width": 1280, "height": 720}
+    context = chromium.new_context(viewport=viewport)
+    context.set_default_timeout(LAB_RUN * 1000)
+    page = context.new_page()
+    try:
+        page.goto(lab, wait_until="commit")
+        page.wait_for_function("() => window.jupyterapp && document.querySelector("
+                               "'.jp-NotebookPanel .jp-Cell')")
+        assert page.locator("#filebrowser").is_visible(), "the file browser is not open"
+        # the kernel is ready (status bar), then run the notebook; the command's promise is
+        # not awaited (it settles only when every cell has run)
+        page.wait_for_function("() => /\\| Idle/.test(document.querySelector("
+                               "'.jp-StatusBar-Widget, #jp-main-statusbar')?.innerText ?? '')")
+        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        page.wait_for_selector(f"{PLAY} .human-controls .answer-btn")
+        panel = page.locator(".jp-NotebookPanel").bounding_box()
+        right = min(viewport["width"], panel["x"] + panel["width"])
+        page.locator(f"{PLAY} .human-controls").scroll_into_view_if_needed()
+        shot(page, "stepper-lab-1280x720.png")
+        for css, what in ((f"{PLAY} .human-controls", "decision box"),
+                          (f"{PLAY} .board-view svg.musici-board", "board"),
+                          (f"{PLAY} .fame-chart", "fame chart")):
+            box = page.locator(css).bounding_box()
+            assert box is not None and panel["x"] <= box["x"] and \
+                box["x"] + box["width"] <= right + 0.5, f"{what} {box} outside the notebook {panel}"
+        chart = page.locator(f"{DONE} .fame-chart")
+        chart.scroll_into_view_if_needed()
+        page.wait_for_function(f"() => ({STARS})(document.querySelector("
+                               f"'{DONE} .fame-chart')).stars.length === 4")
+        # the chart follows its box (a resize is reported to the kernel and drawn back)
+        page.wait_for_function(
+            f"""() => {{ const d = ({STARS})(document.querySelector('{DONE} .fame-chart'));
+                return d.stars.every(s => s.right <= d.plot.right + 1 && s.right <= {right}); }}""",
+            timeout=30_000)
+        shot(page, "stepper-lab-end-1280x720.png")
+        for star in chart.evaluate(STARS)["stars"]:
+            assert star["left"] >= panel["x"] and star["right"] <= right, (star, panel)
+            assert star["top"] >= 0 and star["bottom"] <= viewport["height"], star
+    finally:
+        context.close()

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 from copy import deepcopy
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import anywidget
+import ipywidgets as widgets
 import plotly.graph_objects as go
+import traitlets
 
 from musici.analysis import fame_figure, fame_points
 from musici.analysis.hints import fame_text
@@ -35,8 +38,52 @@ DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "x")
 
 
+class Resizer(anywidget.AnyWidget):  # type: ignore[misc]
+    """Keeps the chart as wide as its box. Plotly's FigureWidget (an anywidget) sizes an
+    autosized figure once, when it is drawn: in JupyterLab a figure drawn before its output
+    was laid out (a cell run off screen) took plotly's default 700 px and was cut off in a
+    narrower column, and it never followed the column's width after that. This widget, in
+    the chart's box (class ``fame-box``), lets the chart shrink with the box and reports
+    the box's width (``seen``) whenever the drawn plot differs from it, on a resize of the
+    box or when it comes into sight; :class:`FameChart` then sets the figure's width."""
+
+    seen = traitlets.Dict().tag(sync=True)  # {"width": px, "at": ms}: each report is new
+    _esm = traitlets.Unicode("""
+    function render({ model, el }) {
+      let box = null;
+      const check = () => {
+        const plot = box && box.querySelector(".fame-chart .main-svg");
+        const width = box ? Math.floor(box.getBoundingClientRect().width) : 0;
+        if (plot && width > 0 && Math.abs(plot.getBoundingClientRect().width - width) > 2) {
+          model.set("seen", { width, at: Date.now() });
+          model.save_changes();
+        }
+      };
+      const resized = new ResizeObserver(check);
+      const shown = new IntersectionObserver(entries => {
+        if (entries.some(e => e.isIntersecting)) check();
+      });
+      requestAnimationFrame(() => {
+        box = el.closest(".fame-box") ?? el.parentElement;
+        for (const chart of box.querySelectorAll(".fame-chart")) {
+          chart.style.width = "100%";
+          chart.style.minWidth = "0";
+        }
+        resized.observe(box);
+        shown.observe(box);
+      });
+      return () => { resized.disconnect(); shown.disconnect(); };
+    }
+    export default { render };
+    """).tag(sync=True)
+
+
+MIN_WIDTH = 240  # px: narrower than this, the chart keeps this width (its box scrolls)
+
+
 class FameChart:
-    """``.widget`` (class ``fame-chart``) shows every seat's fame up to the game shown."""
+    """``.widget`` (class ``fame-chart``) shows every seat's fame up to the game shown;
+    ``.view`` (class ``fame-box``) is the widget to place: the chart and its resizer."""
 
     def __init__(self, game: Game, names: list[str] | None = None) -> None:
         self.names = names or [f"seat {s}" for s in range(game.n)]
@@ -59,13 +106,25 @@ class FameChart:
                              margin={"t": 36, "b": 30, "l": 44, "r": 8},
                              legend={"orientation": "h", "x": 0, "y": -0.16, "xanchor": "left",
                                      "yanchor": "top", "font": {"size": 10}})
-        # Room right of the END stars, so none is clipped on a narrow chart.
+        # Room right of the END stars, and a star at fame 0 drawn whole, not cut by the axis.
         figure.update_xaxes(range=[0.8, game.rules.months + 1.6])
+        figure.data[next(i for i, t in enumerate(figure.data) if t.name == FINAL)].cliponaxis = False
         self.widget = go.FigureWidget(figure)
         self._final = next(i for i, t in enumerate(self.widget.data) if t.name == FINAL)
         self.widget.add_class("fame-chart")
+        self.resizer = Resizer()
+        self.resizer.observe(self._fit, names="seen")
+        self.view = widgets.VBox([self.widget, self.resizer],
+                                 layout=widgets.Layout(width="100%"))
+        self.view.add_class("fame-box")
         self._shown: Game | None = None
         self.update(game)
+
+    def _fit(self, change: dict[str, Any]) -> None:
+        """The page saw the chart's box at this width: draw the figure that wide."""
+        width = change["new"].get("width")
+        if isinstance(width, int) and width > 0:
+            self.widget.layout.width = max(MIN_WIDTH, width)
 
     def update(self, game: Game) -> None:
         """Replace the seats' data (and the final stars) with ``game``'s; no new traces."""
@@ -100,4 +159,4 @@ class FameChart:
         self.widget._widget_data = deepcopy(self.widget._data)
 
 
-__all__ = ["FameChart"]
+__all__ = ["FameChart", "Resizer"]

@@ -417,7 +417,7 @@ class GameStepper:
         left = widgets.VBox([self.tutorial_view, self.status, self.controls.note, self.waiting, self.confirm,
                              self.controls.widget, self.hints, self.summary_view, since_box],
                             layout=widgets.Layout(width="52%", min_width="420px"))
-        right = widgets.VBox([self.fame.widget], layout=widgets.Layout(width="48%",
+        right = widgets.VBox([self.fame.view], layout=widgets.Layout(width="48%",
                                                                        min_width="320px"))
         top = widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap",
                                                                  align_items="flex-start"))
