@@ -1,4 +1,4 @@
-"""Mine rule puzzles from games of strong bots (musici/data/puzzles.json; docs/puzzles.md).
+"""Mine rule puzzles from games of strong bots (musici/data/puzzles.json.gz; docs/puzzles.md).
 
 A puzzle is a decision of a real game where one answer is clearly best under the shared
 evaluation (:func:`musici.analysis.evaluation.evaluate`: every answer played out to the END
@@ -21,12 +21,13 @@ the parts: at most ``--per-game`` puzzles from one game, the kinds in turn, each
     nice python benchmarks/mine_puzzles.py --games 40 --seed 2000 --parts /tmp/pz
     nice python benchmarks/mine_puzzles.py --games 6 --seed 5000 --parts /tmp/pz \
         --lineup ismcts,merchant,impresario,collector
-    python benchmarks/mine_puzzles.py --collect --parts /tmp/pz --out musici/data/puzzles.json
+    python benchmarks/mine_puzzles.py --collect --parts /tmp/pz --out musici/data/puzzles.json.gz
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import random
 import subprocess
@@ -372,7 +373,10 @@ def collect(args: argparse.Namespace) -> int:
         "puzzles": chosen,
     }
     puzzles_from_data(data, "<collected>")  # every record checked before it is written
-    Path(args.out).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+    out = Path(args.out)  # the bundled set is packed: gzip (mtime 0, so the bytes are stable)
+    out.write_bytes(gzip.compress(text.encode(), 9, mtime=0) if out.suffix == ".gz"
+                    else text.encode())
     print(f"{len(chosen)} puzzles of {len(found)} found written to {args.out}: "
           f"{dict(sorted(per_kind.items()))}")
     return 0
@@ -407,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-screens", type=int, default=60, help="screened decisions per game")
     p.add_argument("--per-game-max", type=int, default=6, help="confirmed finds per game")
     p.add_argument("--collect", action="store_true", help="assemble --out from --parts")
-    p.add_argument("--out", default=str(ROOT / "musici" / "data" / "puzzles.json"))
+    p.add_argument("--out", default=str(ROOT / "musici" / "data" / "puzzles.json.gz"))
     p.add_argument("--target", type=int, default=150, help="puzzles in the collected set")
     p.add_argument("--per-game", type=int, default=5, help="at most this many from one game")
     p.add_argument("--same-answer", type=int, default=8,

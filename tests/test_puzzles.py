@@ -295,3 +295,23 @@ def test_the_trainer_judges_bundled_puzzles_of_every_answer_space() -> None:
         assert "puzzle-wrong" in trainer.feedback.value, space
         assert trainer.controls.submit(puzzle.best), space
         assert "puzzle-right" in trainer.feedback.value, space
+
+
+def test_a_packed_file_is_read_and_a_packed_bomb_refused(tmp_path, monkeypatch) -> None:
+    import gzip
+
+    import musici.analysis.puzzles as P
+
+    text = P.resources.files("musici").joinpath(P.BUNDLED).read_bytes()
+    packed = tmp_path / "set.json.gz"
+    packed.write_bytes(text)
+    assert len(P.load_puzzles(packed)) == len(P.bundled_puzzles())
+    monkeypatch.setattr(P, "MAX_PUZZLE_BYTES", 10_000)
+    bomb = tmp_path / "bomb.json.gz"
+    bomb.write_bytes(gzip.compress(b" " * 200_000))  # 200 kB of spaces, packed to a few hundred
+    with pytest.raises(P.PuzzleError, match="unpacks to more than"):
+        P.load_puzzles(bomb)
+    damaged = tmp_path / "damaged.json.gz"
+    damaged.write_bytes(text[:40] + b"\x00" * 40)
+    with pytest.raises(P.PuzzleError, match=r"damaged gzip|not valid JSON"):
+        P.load_puzzles(damaged)
