@@ -82,6 +82,8 @@ def test_a_stepper_with_a_human_seat_opens_at_its_first_decision() -> None:
     assert stepper.tutorial_view.value == ""  # no guide outside the tutorial
     bots = GameStepper(players=("greedy", "greedy", "greedy", "random"), seed=0)
     assert bots.game.step == 0  # a game of bots waits for "next"
+    # without a seed: seed 0 (the tutorial's own seed only with tutorial=True)
+    assert GameStepper(players=("greedy",) * 4).game.seed == 0
 
 
 def test_following_the_highlights_introduces_every_rule_of_month_1(guided) -> None:

@@ -151,11 +151,11 @@ def _fame_track(svg: ET.Element, view: PlayerView, y: float,
     stacks: dict[float, int] = {}
     for p in view.players:
         value, words = _fame_of(p, final)
-        f = max(0.0, min(100.0, value))
-        level = stacks.get(f, 0)
-        stacks[f] = level + 1
+        at = max(0.0, min(100.0, value))
+        level = stacks.get(at, 0)
+        stacks[at] = level + 1
         end = " after the END awards" if final is not None else ""
-        _pawn(g, p.seat, x0 + (f + 0.5) * unit, y - level * 12, 6.5,
+        _pawn(g, p.seat, x0 + (at + 0.5) * unit, y - level * 12, 6.5,
               label=f"seat {p.seat}: fame {words}{end}")
 
 

@@ -38,7 +38,7 @@ DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "x")
 
 
-class Resizer(anywidget.AnyWidget):  # type: ignore[misc]
+class Resizer(anywidget.AnyWidget):
     """Keeps the chart as wide as its box. Plotly's FigureWidget (an anywidget) sizes an
     autosized figure once, when it is drawn: in JupyterLab a figure drawn before its output
     was laid out (a cell run off screen) took plotly's default 700 px and was cut off in a

@@ -110,7 +110,7 @@ class GameStepper:
             self.tutorial = Tutorial(seat=0)
             seed = TUTORIAL_SEED if seed is None else seed
         self.seed = 0 if seed is None else seed
-        self.history = History(Game(len(self.specs), seed, rules, cards))
+        self.history = History(Game(len(self.specs), self.seed, rules, cards))
         if seat == AUTO:
             seat = next((s for s, human in enumerate(self.humans) if human), None)
         elif seat in ("teacher", TEACHER):
