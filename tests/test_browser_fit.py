@@ -11,6 +11,8 @@ notebook run from the page), when JupyterLab is installed (``pip install -e '.[l
 skipped otherwise): there a figure drawn off screen once took plotly's default 700 px and
 was cut off. Screenshots ``stepper-lab-1280x720.png``, ``stepper-lab-end-1280x720.png``.
 
+Marked slow (about a minute with Voila's start): ``pytest -m slow tests/test_browser_fit.py``.
+
 The Voila, browser and tool checks are those of ``test_browser.py`` (imported, so the
 modules skip or fail alike). Screenshots go to ``artifacts/``: ``stepper-1280x720.png``,
 ``stepper-900x720.png``, ``stepper-end-1280x720.png``, ``stepper-end-900x720.png``.
@@ -62,7 +64,7 @@ STARS = """el => {
         plot: box(el.querySelector('.nsewdrag').getBoundingClientRect())};
 }"""
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # ~1 min: not in the default run
 
 
 @pytest.fixture(scope="module")

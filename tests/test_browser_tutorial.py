@@ -12,6 +12,8 @@ The Voila, browser and tool checks are those of ``test_browser.py`` (imported, s
 modules skip or fail alike). Screenshots at 1280×720 go to ``artifacts/``:
 ``tutorial-first.png``, ``tutorial-board.png``, ``tutorial-concert.png``,
 ``tutorial-done.png``: look at them.
+
+Marked slow (about a minute with Voila's start): ``pytest -m slow tests/test_browser_tutorial.py``.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ PICK = f"{STEPPER} .human-controls .tutorial-pick"
 DONE = f"{STEPPER} .tutorial-view .tutorial-done"
 CHART = f"{STEPPER} .fame-chart.js-plotly-plot"
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # ~1 min: not in the default run
 
 
 def notebook(source: str) -> nbformat.NotebookNode:
