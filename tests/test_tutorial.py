@@ -154,6 +154,8 @@ def test_the_board_scales_to_its_container_and_outlines_zones() -> None:
     close = str(board_svg(Game(4, 1), crop="halls"))
     x, y, w, h = (float(v) for v in re.search(r'viewBox="([^"]+)"', close)[1].split())
     assert (x, y) != (0, 0) and w < 700 and h < 150  # only the halls
+    assert 'data-zone="halls"' in close and 'data-zone="seat-0"' not in close
+    assert len(close) < len(str(board_svg(Game(4, 1)))) / 3
     with pytest.raises(ValueError, match="no board zone"):
         board_svg(Game(4, 1), crop="stage")
 

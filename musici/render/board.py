@@ -517,6 +517,9 @@ def board_svg(source: Game | PlayerView, *, names: Sequence[str] | None = None,
     svg.set("viewBox", f"0 0 {BOARD_W} {total:g}")
     svg[0].set("height", f"{total:g}")  # the background
     if crop is not None:
+        for child in list(svg):  # the other parts are out of sight: not sent at all
+            if child.tag == "g" and child.get("data-zone") not in (None, crop):
+                svg.remove(child)
         cx, cy, cw, ch = boxes[crop]
         cx, cy, cw, ch = cx - 6, cy - 6, cw + 12, ch + 12  # the outline's width included
         svg.set("viewBox", f"{cx:g} {cy:g} {cw:g} {ch:g}")
