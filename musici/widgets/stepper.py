@@ -538,7 +538,7 @@ class GameStepper:
             d = d._replace(options=guide.options)  # the guide narrows the first choices
         self.controls.show(d, self.game.cards, who=self.labels()[d.player],
                            recorded=self.history.recorded_answer(), step=self.game.step,
-                           view=self.game.view(d.player))
+                           view=self.game.view(d.player), game=self.game)
         if guide is not None:
             self._mark_pick(guide.pick)
 
