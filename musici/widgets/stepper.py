@@ -49,6 +49,7 @@ from musici.engine import Game, GameError, StrategyError
 from musici.render import board_svg
 from musici.rules import RuleSet
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
+from musici.widgets.bonus_explorer import BonusExplorer
 from musici.widgets.controls import AnswerControls
 from musici.widgets.fame_chart import FameChart
 from musici.widgets.hints import hint_html
@@ -391,6 +392,15 @@ class GameStepper:
         self.why_select.observe(self._on_why, names="value")
         self.why_view = widgets.HTML()
         self.why_view.add_class("why-view")
+        # From a concert or a drawn discovery card to its restoration bonus (RESTORE, issue 21.6).
+        self.bonus_button = widgets.Button(
+            description="explore its restoration bonus", icon="sitemap",
+            tooltip="open the bonus explorer on this card: the composers, lineages, "
+                    "nationalities and eras that restore it (RESTORE.1-3)",
+            layout=widgets.Layout(width="auto", display="none"))
+        self.bonus_button.add_class("bonus-link")
+        self.bonus_button.on_click(lambda _b: self.explore_bonus())
+        self.bonus_box = widgets.VBox([])
         self.controls = AnswerControls(self.answer_or_ask)
         self.confirm_text = widgets.HTML()
         yes = widgets.Button(description="yes: answer (the played line is kept)",
@@ -423,7 +433,8 @@ class GameStepper:
                                                                  align_items="flex-start"))
         board_box = widgets.Box([self.board], layout=widgets.Layout(overflow="auto",
                                                                     width="100%"))
-        why_box = widgets.VBox([self.events, self.why_select, self.why_view])
+        why_box = widgets.VBox([self.events, self.why_select, self.why_view, self.bonus_button,
+                                self.bonus_box])
         self.tabs = widgets.Tab(children=[board_box, widgets.Box([self.table], layout=
                                                                    widgets.Layout(overflow="auto")),
                                           why_box, widgets.VBox([self.review_panel.widget,
@@ -448,6 +459,29 @@ class GameStepper:
     def _on_why(self, change: dict[str, Any]) -> None:
         if not self._quiet:
             self.why_view.value = why_html(self.game, change["new"])
+            self._show_bonus_link(self.game, change["new"])
+
+    def _show_bonus_link(self, game: Game, index: int | None) -> None:
+        """The bonus link shows for a concert or a drawn discovery card only; a new pick
+        closes an explorer opened for the previous one."""
+        event = game.events[index] if index is not None and index < len(game.events) else None
+        card = event.data.get("card") if event is not None else None
+        linked = (event is not None and event.kind in ("concert", "drew")
+                  and card in game.cards.music)
+        self.bonus_button.layout.display = "" if linked else "none"
+        for child in self.bonus_box.children:
+            child.close()
+        self.bonus_box.children = ()
+
+    def explore_bonus(self, index: int | None = None) -> BonusExplorer | None:
+        """Open the bonus explorer on the card of the chosen concert or discovery (the why?
+        tab's pick, or the event at ``index``), from the seat that played or drew it."""
+        index = self.why_select.value if index is None else index
+        if index is None:
+            return None
+        explorer = BonusExplorer.from_event(self.game, self.game.events[index])
+        self.bonus_box.children = (explorer.widget,)
+        return explorer
 
     def _redraw(self) -> None:
         """Show ``self.game`` in every panel (the only place widget values are set)."""
@@ -504,6 +538,7 @@ class GameStepper:
         self.why_select.options = options
         self.why_select.value = pick
         self.why_view.value = why_html(game, pick)
+        self._show_bonus_link(game, pick)
 
     def _redraw_tab(self) -> None:
         """Only the selected tab is drawn (the board costs a few ms; the others are idle)."""
