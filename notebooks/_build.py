@@ -153,6 +153,19 @@ WALKTHROUGH = [
     `play.ipynb` has more on playing, and on writing a bot of your own.
     """),
     md("""
+    ## Your first game, guided
+
+    The guided first month opens at your first decision with what the game is about; at
+    each decision it outlines the part of the board concerned, says what is being decided
+    and why it matters, suggests an answer (green) and introduces each rule, in the
+    rulebook's words, the first time it fires. After the first month the game plays on
+    freely.
+    """),
+    code("""
+    guided = GameStepper(tutorial=True)
+    guided
+    """),
+    md("""
     ## Teacher mode: four bots at the table
 
     With no human seat the stepper opens in the teacher's view: every hand open. Press
@@ -899,7 +912,6 @@ PLAY = [
     import pandas as pd
 
     from musici import Game
-
     from musici.analysis.summary import standings_rows
 
     game = Game(players=4, seed=1).play([stingy, greedy_strategy, greedy_strategy, greedy_strategy])
