@@ -28,6 +28,22 @@ def card_name(cards: CardSet, card_id: str | None) -> str:
     return card_id
 
 
+
+def answer_words(cards: CardSet, answer: Any) -> str:
+    """An answer in words: card names for card ids, "seat 2" for ``player:2``, "the modern
+    discovery deck" for ``deck:modern``, "150 G" for an amount, "A + B" for a set."""
+    if isinstance(answer, tuple | list):
+        return " + ".join(answer_words(cards, a) for a in answer) or "nothing"
+    if isinstance(answer, int):
+        return f"{answer} G"
+    if isinstance(answer, str) and answer.startswith("player:"):
+        return f"seat {answer.split(':', 1)[1]}"
+    if isinstance(answer, str) and answer.startswith("deck:"):
+        return f"the {answer.split(':', 1)[1]} discovery deck"
+    name = card_name(cards, answer)
+    return name.replace("-", " ") if name == answer else name
+
+
 def _seat(s: Any) -> str:
     return f"seat {s}"
 

@@ -23,7 +23,8 @@ import pytest
 import test_browser as tb
 from test_browser import Voila, known_page_error
 
-from musici.analysis.puzzles import answer_words, bundled_puzzles
+from musici.analysis.puzzles import bundled_puzzles
+from musici.describe import answer_words
 
 browser_deps = tb.browser_deps
 chromium = tb.browser

@@ -51,7 +51,7 @@ def _choose(args: argparse.Namespace, puzzles: PuzzleSet) -> Puzzle:
 def puzzle_lines(puzzle: Puzzle) -> list[str]:
     """The puzzle as text: where the game stands for the seat, the decision, the options
     numbered from 1."""
-    from musici.analysis.puzzles import answer_words
+    from musici.describe import answer_words
 
     game = puzzle.position()
     view = game.view(puzzle.seat)

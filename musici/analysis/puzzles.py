@@ -39,7 +39,7 @@ from typing import Any
 from musici.atomic import FileTooLargeError, read_bounded
 from musici.cards import CardSet, bundled_cardset
 from musici.decisions import Answer, Decision, IllegalAnswer, Kind, brief
-from musici.describe import PHASE_NAMES, card_name
+from musici.describe import PHASE_NAMES, answer_words, card_name
 from musici.engine import Game, GameError
 from musici.rules import RuleOptionError, RuleSet
 
@@ -294,20 +294,6 @@ def decision_words(game: Game, decision: Decision) -> str:
         words = (f"which orchestras play {card_name(game.cards, card)}"
                  + (f" at the {venue}?" if venue else "?"))
     return words[0].upper() + words[1:]
-
-
-def answer_words(cards: CardSet, answer: Answer) -> str:
-    """An answer in words: card names for card ids, "seat 2" for ``player:2``."""
-    if isinstance(answer, tuple):
-        return " + ".join(answer_words(cards, a) for a in answer) or "nothing"
-    if isinstance(answer, int):
-        return f"{answer} G"
-    if isinstance(answer, str) and answer.startswith("player:"):
-        return f"seat {answer.split(':', 1)[1]}"
-    if isinstance(answer, str) and answer.startswith("deck:"):
-        return f"the {answer.split(':', 1)[1]} discovery deck"
-    name = card_name(cards, answer)
-    return name.replace("-", " ") if name == answer else name
 
 
 # ---------------------------------------------------------------------------- loading
@@ -588,5 +574,5 @@ def verify(puzzle: Puzzle) -> Game:
 
 
 __all__ = ["BUNDLED", "PUZZLE_FORMAT", "PUZZLE_VERSION", "Check", "Criterion", "Estimate",
-           "Puzzle", "PuzzleError", "PuzzleSet", "answer_words", "bundled_puzzles",
+           "Puzzle", "PuzzleError", "PuzzleSet", "bundled_puzzles",
            "decision_words", "load_puzzles", "puzzle_from_dict", "puzzles_from_data", "verify"]

@@ -25,8 +25,9 @@ from html import escape
 
 import ipywidgets as widgets
 
-from musici.analysis.puzzles import Check, Puzzle, answer_words, bundled_puzzles
+from musici.analysis.puzzles import Check, Puzzle, bundled_puzzles
 from musici.decisions import Answer
+from musici.describe import answer_words
 from musici.render import board_svg, hand_svg
 from musici.views import PlayerView
 from musici.widgets.controls import AnswerControls
