@@ -43,12 +43,12 @@ READABLE_VERSIONS = (1, 2, 3)  # version 1: without the check; 2: without revisi
 _FIELDS = ("format", "version", "players", "seed", "rules", "cardset", "answers", "seat_rngs")
 _FIELDS_V2 = (*_FIELDS, "check")
 _FIELDS_V3 = (*_FIELDS_V2, "revision", "protocol", "position")
-# The most bytes a saved game may hold. A 12-month 4-player game saved in 30–32 KB in
+# The most bytes a saved game may hold. A 12-month 4-player game saved in 30-32 KB in
 # format 2 (at most some 550 answers and four generator states of 625 numbers; 60 games of
 # the random, greedy, collector and mixed bots); format 3 adds the final position (five more
-# generator states), some 70 KB (20 mixed games), 2.5 times that re-indented. 1 MB refuses
-# the wrong file before it fills memory.
-MAX_SAVE_BYTES = 2**20
+# generator states): some 70 KB (20 mixed games), 320 KB re-indented by hand with 8 spaces.
+# 2 MB is six times that and refuses the wrong file before it fills memory.
+MAX_SAVE_BYTES = 2**21
 
 
 class SaveFileError(ValueError):

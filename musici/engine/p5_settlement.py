@@ -52,7 +52,7 @@ def settle(g: Game, seat: int) -> None:
         if line.rule in _RECEIVED:  # P5.1: income, then the P4.4 bonus and Guarneri
             effects.receive(g, p, line.money, line.rule, line.reason,
                             card=_CARD_OF.get(line.rule))
-    pay_venue(g, p, cost)
+    pay_venue(g, p, held, cost)
     # P5.3: salaries (SPECIAL.S5 first exempts up to 3)
     if p.advisor and len(p.orchestras) > 3:
         ask(g,
@@ -80,10 +80,13 @@ def _venue_cost(g: Game, p: PlayerState, held: bool) -> E.VenueCost:
     )
 
 
-def pay_venue(g: Game, p: PlayerState, cost: E.VenueCost) -> None:
+def pay_venue(g: Game, p: PlayerState, held: bool, cost: E.VenueCost | None = None) -> None:
+    """P5.2: ``p`` pays its venue (``cost``: its :func:`~musici.economy.venue_cost`, computed
+    here if not given); what it cannot pay is handled by RULING-UNPAID-VENUE."""
     venue = p.venue
     assert venue is not None
-    held = p.concert is not None
+    if cost is None:
+        cost = _venue_cost(g, p, held)
     opts = g.rules.options
     if cost.free:  # P3.HALL.1, SPECIAL.S3
         data: dict[str, Any] = {"area": venue}
