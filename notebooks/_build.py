@@ -163,6 +163,7 @@ WALKTHROUGH = [
     """),
     code("""
     guided = GameStepper(tutorial=True)
+    guided.widget.add_class("guided-stepper")
     guided
     """),
     md("""
