@@ -33,7 +33,8 @@ from typing import overload
 from musici.analysis.evaluation import Evaluation, evaluate
 from musici.analysis.hints import share_words
 from musici.decisions import Answer
-from musici.describe import PHASE_NAMES, card_name
+from musici.describe import PHASE_NAMES
+from musici.describe import answer_words as describe_answer
 from musici.engine import Game
 from musici.ruletext import rule_text
 
@@ -144,17 +145,8 @@ class Review(Sequence[Mistake]):
 
 
 def answer_words(game: Game, answer: Answer) -> str:
-    """An answer in words: card names for card ids, "seat 2" for ``player:2``."""
-    if isinstance(answer, tuple):
-        return " + ".join(answer_words(game, a) for a in answer) or "nothing"
-    if isinstance(answer, int):
-        return f"{answer} G"
-    if isinstance(answer, str) and answer.startswith("player:"):
-        return f"seat {answer.split(':', 1)[1]}"
-    if isinstance(answer, str) and answer.startswith("deck:"):
-        return f"the {answer.split(':', 1)[1]} discovery deck"
-    name = card_name(game.cards, answer)
-    return name.replace("-", " ") if name == answer else name
+    """An answer in words (:func:`musici.describe.answer_words` with the game's cards)."""
+    return describe_answer(game.cards, answer)
 
 
 def _replay_start(game: Game) -> Game:

@@ -228,14 +228,20 @@ class GameStepper:
         self._redraw()
 
     def hint(self) -> str:
-        """The search bot's estimate of each option of the shown human decision (HTML,
-        also shown in the hint panel)."""
+        """Each option of the shown human decision with its estimated final win share and
+        fame, or "too close to call" (HTML, also shown in the hint panel). The hint panel
+        says how far the play-outs are while they run (a hint takes about 2 s)."""
         game = self.game
         d = game.decision
         if d is None or not self.humans[d.player]:
             html = "<i>no decision of yours is waiting</i>"
         else:
-            estimates = estimate_options(game.view(d.player), d, seed=f"{game.seed}:{game.step}")
+            def progress(worlds: int, most: int) -> None:
+                self.hints.value = (f"<i class='hint-progress'>estimating: {worlds} of at most "
+                                    f"{most} sampled worlds played out to the end…</i>")
+
+            estimates = estimate_options(game.view(d.player), d, seed=f"{game.seed}:{game.step}",
+                                         progress=progress)
             html = hint_html(game, d, estimates, HINT_WORLDS)
         self.hints.value = html
         return html
