@@ -8,6 +8,7 @@ continuation against its function's signature.
 from __future__ import annotations
 
 import re
+import sys
 import textwrap
 from pathlib import Path
 
@@ -41,8 +42,14 @@ def test_mypy_refuses_a_continuation_given_the_wrong_arguments(tmp_path: Path) -
             push(g, ask_bid, 1)
             task(reveal, [0, 1])
     """))
-    out, _, status = mypy_api.run(["--strict", "--follow-imports=silent",
-                                   "--no-incremental", str(planted)])
+    limit = sys.getrecursionlimit()
+    try:
+        out, _, status = mypy_api.run(["--strict", "--follow-imports=silent",
+                                       "--no-incremental", str(planted)])
+    finally:
+        # mypy raises the interpreter's recursion limit for itself; later tests (deeply
+        # nested JSON is refused by it) must see the usual one.
+        sys.setrecursionlimit(limit)
     assert status == 1, out
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert len(errors) == 2 and all("planted.py:7:" in e or "planted.py:8:" in e
