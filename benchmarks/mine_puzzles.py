@@ -46,6 +46,7 @@ from musici.analysis.puzzles import (
     answer_words,
     puzzles_from_data,
 )
+from musici.atomic import write_bytes, write_text
 from musici.cards import bundled_cardset
 from musici.decisions import Decision
 from musici.describe import describe_event
@@ -304,9 +305,7 @@ def mine(args: argparse.Namespace) -> int:
             continue
         t = time.perf_counter()
         found = mine_game(seed, args, sys.stdout)
-        tmp = out.with_suffix(".tmp")
-        tmp.write_text(json.dumps(found))
-        tmp.replace(out)
+        write_text(out, json.dumps(found))  # temp + fsync + rename: a killed run keeps it whole
         print(f"seed {seed}: {len(found)} puzzle(s) in {time.perf_counter() - t:.0f} s "
               f"(total {time.perf_counter() - start:.0f} s)", flush=True)
     return 0
@@ -375,8 +374,8 @@ def collect(args: argparse.Namespace) -> int:
     puzzles_from_data(data, "<collected>")  # every record checked before it is written
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
     out = Path(args.out)  # the bundled set is packed: gzip (mtime 0, so the bytes are stable)
-    out.write_bytes(gzip.compress(text.encode(), 9, mtime=0) if out.suffix == ".gz"
-                    else text.encode())
+    write_bytes(out, gzip.compress(text.encode(), 9, mtime=0) if out.suffix == ".gz"
+                else text.encode())
     print(f"{len(chosen)} puzzles of {len(found)} found written to {args.out}: "
           f"{dict(sorted(per_kind.items()))}")
     return 0
