@@ -20,6 +20,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 Answer = Any  # str | int | tuple[str, ...]
 _NO_INFO: Mapping[str, Any] = MappingProxyType({})  # shared: read-only and empty
 _PLAIN = (str, int)  # the exact types of a choice option's parts
@@ -126,6 +128,9 @@ class _DecisionFields(NamedTuple):
     info: Mapping[str, Any] = _NO_INFO
 
 
+# A named tuple's subclass stays a Python class in the compiled build (mypyc: native classes
+# cannot subclass a tuple); its methods are compiled all the same.
+@mypyc_attr(native_class=False)
 class Decision(_DecisionFields):
     """One pending choice: who decides, what kind, and which answers are legal.
 

@@ -2,7 +2,7 @@
 
 A phase module reads and writes the game's state, and through these functions only:
 
-- :func:`emit` records an event;
+- :func:`emit` records an event (a typed record of :mod:`musici.events`);
 - :func:`ask` poses a decision and names the continuation that takes its answer
   (``then(game, answer, *args)``); a choice with one legal answer is applied at once;
 - :func:`push` schedules one continuation to run next, :func:`push_all` several in order,
@@ -28,16 +28,22 @@ if TYPE_CHECKING:
 Ts = TypeVarTuple("Ts")
 
 
-def emit(g: Game, kind: str, rule: str, player: int | None, data: dict[str, Any],
-         private: tuple[int, ...] | None = None) -> None:
-    """Record an event of this month and phase (its ``rule`` id says why it happened)."""
-    g.events.append(Event(g.month, g.phase, kind, rule, player, data, private))
+def emit(g: Game, event: Event | str, *legacy: Any, private: Any = None) -> None:
+    """Record ``event`` (a record of :mod:`musici.events`, made with ``g.month`` and
+    ``g.phase``; its ``rule`` id says why it happened)."""
+    if isinstance(event, str):  # TEMPORARY (issue 22): p5_settlement's sites, until moved
+        rule, player, data = legacy
+        event = Event.from_dict({"month": g.month, "phase": g.phase, "kind": event, "rule": rule,
+                                 "player": player, "data": data,
+                                 **({} if private is None else {"private": list(private)})})
+    g.events.append(event)
 
 
 def ask(g: Game, decision: Decision, then: Callable[[Game, Any, *Ts], None], *args: *Ts) -> None:
     """Pose ``decision``; its answer goes to ``then(g, answer, *args)``. A choice with a
     single legal answer is no choice: it is applied without asking."""
     if decision.space == "choice" and len(decision.options) == 1:
+        g.plies += 1  # a forced ply: counted in game.plies, not in game.step
         then(g, decision.options[0], *args)
         return
     g.decision = decision

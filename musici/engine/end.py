@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from musici import scoring
 from musici.engine.context import emit
+from musici.events import Award, FinalResult, MarkerPenalty
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -23,15 +24,10 @@ def score(g: Game) -> None:
         [p.marker_count for p in players],
     )
     for a in score.awards:  # END.1–4, END.6–7
-        emit(g,
-            "award",
-            a.rule,
-            None,
-            {"award": a.name, "counts": list(a.counts), "winners": list(a.winners), "share": str(a.share)},
-        )
+        emit(g, Award(g.month, g.phase, a.rule, None, a.name, a.counts, a.winners, str(a.share)))
     for p in players:  # END.5
         if p.markers:
-            emit(g, "marker_penalty", "END.5", p.seat, {"markers": p.marker_count})
+            emit(g, MarkerPenalty(g.month, g.phase, "END.5", p.seat, p.marker_count))
     fame, ranks, winners = list(score.fame), list(score.ranks), list(score.winners)
     g.results = {
         "fame": fame,
@@ -50,14 +46,5 @@ def score(g: Game) -> None:
         "ranks": ranks,
         "tie_break": score.tie_break,
     }
-    emit(g,
-        "final",
-        "END.WIN",
-        None,
-        {
-            "fame": [str(f) for f in fame],
-            "money": [p.money for p in players],
-            "winners": winners,
-            "ranks": ranks,
-        },
-    )
+    emit(g, FinalResult(g.month, g.phase, "END.WIN", None, tuple(str(f) for f in fame),
+                        tuple(p.money for p in players), score.winners, score.ranks))

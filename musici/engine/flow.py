@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from musici.engine import end, p1_auction, p2_media, p3_venues, p4_actions, p5_settlement
 from musici.engine.context import emit, push, push_all, task
+from musici.events import Month, MonthEnd
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -23,7 +24,7 @@ def month_start(g: Game) -> None:
         p.critic_now, p.critic_next = p.critic_next, False
         p.banned_now, p.banned_next = p.banned_next, False
     g.phase = "P1"
-    emit(g, "month", "MONTH.1", None, {"month": g.month, "start_player": g.start_player})
+    emit(g, Month(g.month, g.phase, "MONTH.1", None, g.month, g.start_player))
     push_all(g, *(task(phase.start) for phase in MONTH), task(month_end))
 
 
@@ -35,15 +36,8 @@ def month_end(g: Game) -> None:
             "money": [p.money for p in g.players],
         }
     )
-    emit(g,
-        "month_end",
-        "MONTH.3",
-        None,
-        {
-            "fame": [p.fame for p in g.players],
-            "money": [p.money for p in g.players],
-        },
-    )
+    emit(g, MonthEnd(g.month, g.phase, "MONTH.3", None, tuple(p.fame for p in g.players),
+                     tuple(p.money for p in g.players)))
     # MONTH.3: location markers and the media token come back.
     g.venues = {}
     g.media = None

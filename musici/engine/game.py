@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from musici.cards import CardSet, standard_cardset
 from musici.decisions import Answer, Decision, IllegalAnswer, brief
 from musici.economy import START_MONEY
@@ -30,6 +32,7 @@ Strategy = Callable[[Any, Decision], Answer]
 Task = tuple[Any, ...]
 
 
+@mypyc_attr(native_class=False)  # mypyc: a native class cannot subclass RuntimeError
 class GameError(RuntimeError):
     """Misuse of a game: answering a finished game, an unknown seat, and the like."""
 

@@ -8,6 +8,16 @@ from musici import economy as E
 from musici.decisions import Decision, Kind
 from musici.engine import effects
 from musici.engine.context import ask, emit, push
+from musici.events import (
+    Auction,
+    AuctionBanned,
+    Bid,
+    NoAuction,
+    PassAuction,
+    SpecialBought,
+    SpecialRevealed,
+    Unsold,
+)
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -16,14 +26,14 @@ if TYPE_CHECKING:
 def start(g: Game) -> None:
     g.phase = "P1"
     if g.special_slot is None:  # P1.6: empty special deck, no auction
-        emit(g, "no_auction", "P1.6", None, {})
+        emit(g, NoAuction(g.month, g.phase, "P1.6", None))
         return
     passed = [p.banned_now for p in g.players]  # P1.7
     for p in g.players:
         if p.banned_now:
-            emit(g, "auction_banned", "P1.7", p.seat, {"card": g.special_slot, "by": "S1"})
+            emit(g, AuctionBanned(g.month, g.phase, "P1.7", p.seat, g.special_slot, "S1"))
     order = g._order()
-    emit(g, "auction", "P1.1", None, {"card": g.special_slot})
+    emit(g, Auction(g.month, g.phase, "P1.1", None, g.special_slot))
     push(g, turn, order, 0, passed, 0, None)
 
 
@@ -77,11 +87,11 @@ def on_answer(
         assert card is not None
         high = E.next_bid(high, first=leader is None, opening=g.cards.special_prices[card])
         leader = seat
-        emit(g, "bid", "P1.1", seat, {"amount": high})
+        emit(g, Bid(g.month, g.phase, "P1.1", seat, high))
     else:
         passed = passed[:]
         passed[seat] = True
-        emit(g, "pass_auction", "P1.2", seat, {})
+        emit(g, PassAuction(g.month, g.phase, "P1.2", seat))
     push(g, turn, order, order.index(seat) + 1, passed, high, leader)
 
 
@@ -96,7 +106,7 @@ def win(g: Game, seat: int, price: int) -> None:
         p.permanent.append(card)  # P1.4: works at once
     else:
         p.specials_hand.append(card)
-    emit(g, "special_bought", "P1.3", seat, {"card": card, "price": price})
+    emit(g, SpecialBought(g.month, g.phase, "P1.3", seat, card, price))
     reveal_special(g)
 
 
@@ -104,10 +114,10 @@ def unsold(g: Game) -> None:
     card = g.special_slot
     assert card is not None
     g.special_deck.insert(0, card)  # P1.5: face down under the special deck
-    emit(g, "unsold", "P1.5", None, {"card": card})
+    emit(g, Unsold(g.month, g.phase, "P1.5", None, card))
     reveal_special(g)
 
 
 def reveal_special(g: Game) -> None:
     g.special_slot = g.special_deck.pop() if g.special_deck else None  # P1.6
-    emit(g, "special_revealed", "P1.6", None, {"card": g.special_slot})
+    emit(g, SpecialRevealed(g.month, g.phase, "P1.6", None, g.special_slot))

@@ -11,6 +11,7 @@ from musici.decisions import Decision, Kind
 from musici.economy import CRITIC_BONUS
 from musici.engine import effects
 from musici.engine.context import ask, emit, push_all, task
+from musici.events import Critic, Media, MediaBid, MediaReveal, MediaTie, NoMedia
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -35,7 +36,7 @@ def ask_bid(g: Game, seat: int) -> None:
 
 def on_bid(g: Game, amount: int, seat: int) -> None:
     g._media_bids = {**g._media_bids, seat: amount}
-    emit(g, "media_bid", "P2.1", seat, {"amount": amount}, private=(seat,))
+    emit(g, MediaBid(g.month, g.phase, "P2.1", seat, amount, private=(seat,)))
 
 
 def reveal(g: Game, order: list[int]) -> None:
@@ -43,16 +44,12 @@ def reveal(g: Game, order: list[int]) -> None:
     effective = {s: bids[s] + (CRITIC_BONUS if g.players[s].critic_now else 0) for s in order}
     for s in order:
         if g.players[s].critic_now:
-            emit(g, "critic", "P2.5", s, {"bid": bids[s], "counts": effective[s], "card": "S2"})
-    emit(g,
-        "media_reveal",
-        "P2.1",
-        None,
-        {"bids": [bids[s] for s in range(g.n)], "effective": [effective[s] for s in range(g.n)]},
-    )
+            emit(g, Critic(g.month, g.phase, "P2.5", s, bids[s], effective[s], "S2"))
+    emit(g, MediaReveal(g.month, g.phase, "P2.1", None, tuple(bids[s] for s in range(g.n)),
+                        tuple(effective[s] for s in range(g.n))))
     top = max(effective.values())
     if top == 0 and g.rules.options["RULING-MEDIA-ZERO"] == "no-winner":
-        emit(g, "no_media", "P2.3", None, {})
+        emit(g, NoMedia(g.month, g.phase, "P2.3", None))
         return
     tied = [s for s in order if effective[s] == top]
     if len(tied) > 1:  # P2.2: less fame wins, then chance
@@ -62,9 +59,9 @@ def reveal(g: Game, order: list[int]) -> None:
         by_chance = len(tied) > 1
         if by_chance:
             tied = [tied[g.rng.randrange(len(tied))]]
-        emit(g, "media_tie", "P2.2", tied[0], {"tied": tied_bids, "fame": least, "by_chance": by_chance})
+        emit(g, MediaTie(g.month, g.phase, "P2.2", tied[0], tuple(tied_bids), least, by_chance))
     winner = tied[0]
     g.media = winner
     if bids[winner]:
         effects.pay(g, g.players[winner], bids[winner], "P2.2", "won the media")
-    emit(g, "media", "P2.2", winner, {"bid": bids[winner]})
+    emit(g, Media(g.month, g.phase, "P2.2", winner, bids[winner]))

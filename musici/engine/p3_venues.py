@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from musici import economy as E
 from musici.decisions import Decision, Kind
 from musici.engine.context import ask, emit, push_each
+from musici.events import ChapelFree, Venue
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -18,7 +19,7 @@ def start(g: Game) -> None:
     least = min(fames)
     if fames.count(least) == 1:  # P3.HALL.1: strictly the least fame
         g.chapel_free = fames.index(least)
-        emit(g, "chapel_free", "P3.HALL.1", g.chapel_free, {"fame": least})
+        emit(g, ChapelFree(g.month, g.phase, "P3.HALL.1", g.chapel_free, least))
     push_each(g, ask_venue, g._order())
 
 
@@ -32,4 +33,4 @@ def ask_venue(g: Game, seat: int) -> None:
 def on_venue(g: Game, area: str, seat: int) -> None:
     g.venues[area] = seat
     g.players[seat].venue = area
-    emit(g, "venue", "P3.1", seat, {"area": area})
+    emit(g, Venue(g.month, g.phase, "P3.1", seat, area))

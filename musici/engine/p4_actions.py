@@ -17,6 +17,23 @@ from musici.economy import ACTION_ROUNDS, DISCOVER_PRICE, MONEY_UNIT, SCORE_PRIC
 from musici.engine import effects, p4_specials
 from musici.engine.context import ask, emit, push_all, task
 from musici.engine.state import PlayerState
+from musici.events import (
+    ActionSpent,
+    ActionTaken,
+    Appease,
+    Buy,
+    CardPassed,
+    Concert,
+    Declined,
+    Discover,
+    Drew,
+    Hire,
+    Offer,
+    PassRound,
+    Poach,
+    PoachRefused,
+    Sold,
+)
 
 if TYPE_CHECKING:
     from musici.engine.game import Game, Task
@@ -44,10 +61,10 @@ def ask_action(g: Game, seat: int) -> None:
 def on_action(g: Game, action: str, seat: int) -> None:
     p = g.players[seat]
     if action == "pass":
-        emit(g, "pass_round", "P4.1", seat, {"round": g.round})
+        emit(g, PassRound(g.month, g.phase, "P4.1", seat, g.round))
         return
     p.actions += 1
-    emit(g, "action", "P4.2", seat, {"action": action, "round": g.round})
+    emit(g, ActionTaken(g.month, g.phase, "P4.2", seat, action, g.round))
     ACTIONS[action].start(g, p)
 
 
@@ -106,42 +123,11 @@ def on_concert_orchestras(g: Game, chosen: tuple[str, ...], seat: int, card_id: 
         card, style, brought, markers, rules=g.rules, venue=venue, media=media, restore=restore,
         tours=g.cards.tours,
     )
-    rated, fame, income = out.rating, out.fame, out.income
+    fame, income = out.fame, out.income
     p.concert = {"card": card_id, "income": income, "fame": fame}
-    emit(g,
-        "concert",
-        "P4.CONCERT.4",
-        seat,
-        {
-            "card": card_id,
-            "kind": card.kind,
-            "style": rated.style,
-            "orchestras": list(chosen),
-            "virtuosos": [o for o in chosen if o in g.cards.specials],  # SPECIAL.P3/P4
-            "brought": list(brought),
-            "required": list(rated.required),
-            "markers": markers,
-            "media": media,
-            "venue": venue,
-            "base_rating": rated.base_level,
-            "rating": rated.level,
-            "reasons": list(rated.reasons),
-            "card_fame": out.card_fame,
-            "restoration": None
-            if restore is None
-            else {
-                "found": restore.found,
-                "bonus": out.bonus,
-                "capped": out.capped,
-                "matches": [
-                    [m.card, m.nationality_or_era, m.composer_or_lineage, list(m.why)]
-                    for m in restore.matches
-                ],
-            },
-            "fame": fame,
-            "income": income,
-        },
-    )
+    emit(g, Concert.of(g.month, g.phase, seat, card_id, card.kind, chosen,
+                       tuple(o for o in chosen if o in g.cards.specials),  # SPECIAL.P3/P4
+                       brought, markers, media, venue, out))
     if fame:
         effects.change_fame(g, p, fame, "P4.CONCERT.4", f"concert of {card_id}")
 
@@ -189,7 +175,7 @@ def on_hire(g: Game, orch: str, seat: int) -> None:
         effects.pay(g, p, g.cards.orchestras[orch].price, "P4.HIRE.1", f"hired {orch}")
         p.orchestras.append(orch)
         g.orchestra_market[slot] = g.orchestra_deck.pop() if g.orchestra_deck else None
-        emit(g, "hire", "P4.HIRE.1", seat, {"orchestra": orch, "refill": g.orchestra_market[slot]})
+        emit(g, Hire(g.month, g.phase, "P4.HIRE.1", seat, orch, g.orchestra_market[slot]))
         return
     owner = owner_of(g, orch)
     assert owner is not None
@@ -214,7 +200,7 @@ def on_poach(g: Game, answer: str, seat: int, orch: str, price: int) -> None:
     owner = owner_of(g, orch)
     assert owner is not None
     if answer == "refuse":
-        emit(g, "poach_refused", "P4.HIRE.2", owner.seat, {"buyer": seat, "orchestra": orch})
+        emit(g, PoachRefused(g.month, g.phase, "P4.HIRE.2", owner.seat, seat, orch))
         return
     effects.pay(g, p, price, "P4.HIRE.2", f"hired {orch} away", to=owner.seat)
     markers = owner.markers.pop(orch)
@@ -222,12 +208,7 @@ def on_poach(g: Game, answer: str, seat: int, orch: str, price: int) -> None:
     p.orchestras.append(orch)
     if g.rules.options["RULING-POACH-MARKERS"] == "stay":
         p.markers[orch] = markers
-    emit(g,
-        "poach",
-        "P4.HIRE.2",
-        seat,
-        {"orchestra": orch, "from": owner.seat, "price": price, "markers": markers},
-    )
+    emit(g, Poach(g.month, g.phase, "P4.HIRE.2", seat, orch, owner.seat, price, markers))
 
 
 def iter_market_buys(g: Game, p: PlayerState) -> Iterator[str]:
@@ -296,7 +277,7 @@ def buy_face_up(g: Game, p: PlayerState, card: str, rule: str) -> None:
     p.hand.append(card)
     g.thief_marks.pop(card, None)
     g.score_market[slot] = g.score_deck.pop() if g.score_deck else None
-    emit(g, "buy", rule, p.seat, {"card": card, "refill": g.score_market[slot]})
+    emit(g, Buy(g.month, g.phase, rule, p.seat, card, g.score_market[slot]))
 
 
 def on_buy_price(g: Game, price: int, seat: int, seller: int) -> None:
@@ -320,7 +301,7 @@ def on_buy_price(g: Game, price: int, seat: int, seller: int) -> None:
 
 def on_buy_era(g: Game, era: str, seat: int, seller: int, price: int) -> None:
     q = g.players[seller]
-    emit(g, "offer", "P4.BUY.2", seat, {"seller": seller, "price": price, "era": era})
+    emit(g, Offer(g.month, g.phase, "P4.BUY.2", seat, seller, price, era))
     # P4.BUY.2: only a score card can be sold, never a discovery card (protocol 1, which
     # replays saves made before revision 2, still asks with every card of the era).
     cards = [c for c in q.hand if (g.cards.music[c].kind == "score" or g.protocol < 2)
@@ -347,13 +328,14 @@ def on_sell(g: Game, answer: str, seat: int, seller: int, price: int) -> None:
         p.hand.append(answer)
         if price:
             effects.pay(g, p, price, "P4.BUY.2", "bought a card by negotiation", to=seller)
-        emit(g, "sold", "P4.BUY.2", seller, {"buyer": seat, "price": price})
-        emit(g, "card_passed", "P4.BUY.2", seller, {"buyer": seat, "card": answer}, private=(seat, seller))
+        emit(g, Sold(g.month, g.phase, "P4.BUY.2", seller, seat, price))
+        emit(g, CardPassed(g.month, g.phase, "P4.BUY.2", seller, seat, answer,
+                           private=(seat, seller)))
         return
-    emit(g, "declined", "P4.BUY.3", seller, {"buyer": seat, "price": price})
+    emit(g, Declined(g.month, g.phase, "P4.BUY.3", seller, seat, price))
     fallback = market_buys(g, p)  # P4.BUY.3: must buy a face-up card if possible
     if not fallback:
-        emit(g, "action_spent", "P4.BUY.3", seat, {})
+        emit(g, ActionSpent(g.month, g.phase, "P4.BUY.3", seat))
         return
     ask(g, Decision(seat, Kind.BUY_FALLBACK, "P4.BUY.3", options=tuple(fallback)), on_buy_fallback, seat)
 
@@ -372,8 +354,8 @@ def on_discover(g: Game, deck: str, seat: int) -> None:
     effects.pay(g, p, DISCOVER_PRICE, "P4.DISCOVER.1", f"searched the {deck} discovery deck")
     card = g.discovery_decks[deck].pop()
     p.hand.append(card)
-    emit(g, "discover", "P4.DISCOVER.1", seat, {"deck": deck})
-    emit(g, "drew", "P4.DISCOVER.1", seat, {"card": card}, private=(seat,))
+    emit(g, Discover(g.month, g.phase, "P4.DISCOVER.1", seat, deck))
+    emit(g, Drew(g.month, g.phase, "P4.DISCOVER.1", seat, card, private=(seat,)))
 
 
 def start_appease(g: Game, p: PlayerState) -> None:
@@ -405,7 +387,7 @@ def on_appease(g: Game, chosen: tuple[str, ...], seat: int) -> None:
             p.markers[orch] = left
         else:
             del p.markers[orch]
-        emit(g, "appease", "P4.APPEASE.1", seat, {"orchestra": orch, "markers": left})
+        emit(g, Appease(g.month, g.phase, "P4.APPEASE.1", seat, orch, left))
 
 
 def can_discover(g: Game, p: PlayerState) -> bool:

@@ -16,6 +16,18 @@ from musici.economy import ADVISOR_EXEMPTS, COLLECTOR_TAKES, CRITIC_BONUS, EDUCA
 from musici.engine import effects
 from musici.engine.context import ask, emit
 from musici.engine.state import PlayerState
+from musici.events import (
+    AdvisorPlayed,
+    AuctioneerPlayed,
+    CollectorPlayed,
+    CriticPlayed,
+    Drew,
+    EducatorPlayed,
+    RumourmongerPlayed,
+    SpecialPlayed,
+    ThiefPlayed,
+    TourGuidePlayed,
+)
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -43,7 +55,7 @@ def on_special(g: Game, card: str, seat: int) -> None:
     p.specials_hand.remove(card)
     p.specials_discard.append(card)
     p.special_used = True
-    emit(g, "special", "P4.SPECIAL.1", seat, {"card": card})
+    emit(g, SpecialPlayed(g.month, g.phase, "P4.SPECIAL.1", seat, card))
     SPECIALS[card].play(g, p)
 
 
@@ -59,8 +71,7 @@ def play_auctioneer(g: Game, p: PlayerState) -> None:  # SPECIAL.S1
 
 def play_critic(g: Game, p: PlayerState) -> None:  # SPECIAL.S2, P2.5
     p.critic_next = True
-    emit(g, "effect", "SPECIAL.S2", p.seat, {"card": "S2", "month": g.month + 1,
-                                             "bonus": CRITIC_BONUS})
+    emit(g, CriticPlayed(g.month, g.phase, "SPECIAL.S2", p.seat, "S2", g.month + 1, CRITIC_BONUS))
 
 
 def on_tour(g: Game, p: PlayerState) -> bool:
@@ -69,7 +80,7 @@ def on_tour(g: Game, p: PlayerState) -> bool:
 
 def play_tour_guide(g: Game, p: PlayerState) -> None:  # SPECIAL.S3
     p.tour_guide = True
-    emit(g, "effect", "SPECIAL.S3", p.seat, {"card": "S3", "tour": p.venue})
+    emit(g, TourGuidePlayed(g.month, g.phase, "SPECIAL.S3", p.seat, "S3", p.venue))
 
 
 def orchestras_face_up(g: Game, p: PlayerState) -> bool:
@@ -95,13 +106,13 @@ def play_educator(g: Game, p: PlayerState) -> None:  # SPECIAL.S4
 
 def play_advisor(g: Game, p: PlayerState) -> None:  # SPECIAL.S5 (applied in P5.3)
     p.advisor = True  # the orchestras exempted are chosen, and named, in P5.3 ("exempt")
-    emit(g, "effect", "SPECIAL.S5", p.seat, {"card": "S5", "exempts": ADVISOR_EXEMPTS})
+    emit(g, AdvisorPlayed(g.month, g.phase, "SPECIAL.S5", p.seat, "S5", ADVISOR_EXEMPTS))
 
 
 def play_rumourmonger(g: Game, p: PlayerState) -> None:  # SPECIAL.S6 (placed in P5.6)
     p.rumour = True  # each target names its orchestra in P5.6 ("marker", "rumour_void")
     targets = [s for s in g._order() if s != p.seat]
-    emit(g, "effect", "SPECIAL.S6", p.seat, {"card": "S6", "targets": targets})
+    emit(g, RumourmongerPlayed(g.month, g.phase, "SPECIAL.S6", p.seat, "S6", tuple(targets)))
 
 
 def cards_to_collect(g: Game, p: PlayerState) -> bool:
@@ -123,7 +134,7 @@ def play_thief(g: Game, p: PlayerState) -> None:  # SPECIAL.S8
 
 def on_auctioneer(g: Game, target: int, seat: int) -> None:
     g.players[target].banned_next = True
-    emit(g, "effect", "SPECIAL.S1", seat, {"card": "S1", "target": target, "month": g.month + 1})
+    emit(g, AuctioneerPlayed(g.month, g.phase, "SPECIAL.S1", seat, "S1", target, g.month + 1))
 
 
 def on_educator(g: Game, chosen: tuple[str, ...], seat: int) -> None:
@@ -132,12 +143,8 @@ def on_educator(g: Game, chosen: tuple[str, ...], seat: int) -> None:
         g.orchestra_market[g.orchestra_market.index(orch)] = None
         p.orchestras.append(orch)
     effects.refill(g.orchestra_market, g.orchestra_deck)
-    emit(g,
-        "effect",
-        "SPECIAL.S4",
-        seat,
-        {"card": "S4", "orchestras": list(chosen), "market": list(g.orchestra_market)},
-    )
+    emit(g, EducatorPlayed(g.month, g.phase, "SPECIAL.S4", seat, "S4", chosen,
+                           tuple(g.orchestra_market)))
 
 
 def collector_options(g: Game) -> tuple[tuple[str, ...], ...]:
@@ -162,7 +169,7 @@ def on_collector(g: Game, chosen: tuple[str, ...], seat: int) -> None:
             card = g.discovery_decks[str(deck)].pop()
             p.hand.append(card)
             # the card itself only in the owner's event; the deck is public (its back)
-            emit(g, "drew", "SPECIAL.S7", seat, {"card": card, "deck": str(deck)}, private=(seat,))
+            emit(g, Drew(g.month, g.phase, "SPECIAL.S7", seat, card, str(deck), private=(seat,)))
             taken.append(item)
             decks.append(str(deck))
         else:
@@ -172,13 +179,13 @@ def on_collector(g: Game, chosen: tuple[str, ...], seat: int) -> None:
             p.hand.append(item)
             taken.append(item)
     effects.refill(g.score_market, g.score_deck)
-    emit(g, "effect", "SPECIAL.S7", seat, {"card": "S7", "taken": taken, "face_up": face_up,
-                                           "decks": decks, "market": list(g.score_market)})
+    emit(g, CollectorPlayed(g.month, g.phase, "SPECIAL.S7", seat, "S7", tuple(taken),
+                            tuple(face_up), tuple(decks), tuple(g.score_market)))
 
 
 def on_thief(g: Game, card: str, seat: int) -> None:
     g.thief_marks[card] = seat
-    emit(g, "effect", "SPECIAL.S8", seat, {"card": "S8", "marked": card})
+    emit(g, ThiefPlayed(g.month, g.phase, "SPECIAL.S8", seat, "S8", card))
 
 
 @dataclass(frozen=True, slots=True)

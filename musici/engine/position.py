@@ -159,7 +159,8 @@ def build(game: Game, data: Mapping[str, Any]) -> None:
         return
     # Arranged: resume at "at"; where an exact position's own fields say the game was is
     # replaced by "at" (its seats' month flags still apply).
-    data = {k: v for k, v in data.items() if k not in (*EXACT_FIELDS, "format")}
+    dropped = {*EXACT_FIELDS, "format"}  # a set display: mypyc cannot compile `in (*a, b)`
+    data = {k: v for k, v in data.items() if k not in dropped}
     unknown = set(data) - {"players", "seed", "month", "start_player", "seats", "at",
                            "rules", "phase", "round", *TABLE_FIELDS}
     if unknown:

@@ -15,6 +15,7 @@ from musici.economy import (
 )
 from musici.engine import flow
 from musici.engine.context import emit, push
+from musici.events import Deal, RemovedCards, RemovedOrchestras, Setup
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -34,7 +35,7 @@ def deal(g: Game) -> None:
             removed.extend(kind[-k:])
         orchestras = [o for o in orchestras if o not in removed]
         g.out_of_game.extend(removed)
-        emit(g, "removed", "SETUP.6", None, {"orchestras": removed})
+        emit(g, RemovedOrchestras(g.month, g.phase, "SETUP.6", None, tuple(removed)))
     scores = [c.id for c in cards.scores]
     rng.shuffle(scores)  # SETUP.2
     rng.shuffle(orchestras)  # SETUP.3
@@ -49,12 +50,11 @@ def deal(g: Game) -> None:
         for deck in STYLES:
             hidden.extend(g.discovery_decks[deck].pop() for _ in range(SETUP6_DISCOVERIES_PER_DECK))
         g.out_of_game.extend(hidden)
-        emit(g, "removed", "SETUP.6", None, {"scores": SETUP6_SCORES,
-                                             "discoveries": SETUP6_DISCOVERIES_PER_DECK * len(STYLES),
-                                             "cards": hidden}, private=())
+        emit(g, RemovedCards(g.month, g.phase, "SETUP.6", None, SETUP6_SCORES,
+                             SETUP6_DISCOVERIES_PER_DECK * len(STYLES), tuple(hidden), private=()))
     for p in g.players:  # SETUP.2: 3 secret cards each
         p.hand = [scores.pop() for _ in range(HAND_SIZE)]
-        emit(g, "deal", "SETUP.2", p.seat, {"cards": p.hand[:]}, private=(p.seat,))
+        emit(g, Deal(g.month, g.phase, "SETUP.2", p.seat, tuple(p.hand), private=(p.seat,)))
     g.score_market = [scores.pop() for _ in range(MARKET_SLOTS)]
     g.score_deck = scores
     g.orchestra_market = [orchestras.pop() for _ in range(MARKET_SLOTS)]  # SETUP.3
@@ -63,17 +63,7 @@ def deal(g: Game) -> None:
     g.special_deck = specials
     if g.rules.options["RULING-START-PLAYER"] == "random":  # SETUP.5
         g.start_player = rng.randrange(g.n)
-    emit(g,
-        "setup",
-        "SETUP.1",
-        None,
-        {
-            "money": START_MONEY,
-            "start_player": g.start_player,
-            "scores": list(g.score_market),
-            "orchestras": list(g.orchestra_market),
-            "special": g.special_slot,
-            "months": g.rules.months,
-        },
-    )
+    emit(g, Setup(g.month, g.phase, "SETUP.1", None, START_MONEY, g.start_player,
+                  tuple(g.score_market), tuple(g.orchestra_market), g.special_slot,
+                  g.rules.months))
     push(g, flow.month_start)

@@ -19,7 +19,7 @@ from musici.analysis import explain_event
 from musici.analysis import reach as RCH
 from musici.analysis.explain import HALL_NAMES, TOUR_NAMES
 from musici.decisions import Decision, parse_option
-from musici.events import Event
+from musici.events import Concert
 from musici.render import special_effect
 from musici.widgets.words import fame_text, rule_tag, rule_title
 
@@ -274,26 +274,12 @@ _KEEP_RULES = frozenset({"P3.TOUR.4", "RESTORE.3", "RULING-RESTORE-GOOD"})
 
 def _concert_event(view: PlayerView, decision: Decision, chosen: Sequence[str],
                    out: scoring.ConcertOutcome, markers: int, brought: tuple[int, int]
-                   ) -> Event:
+                   ) -> Concert:
     """The concert event the engine would record for ``chosen`` (P4.CONCERT.4)."""
-    r = out.rating
-    restore = out.restoration
     card = decision.info["card"]
-    data = {
-        "card": card, "kind": view.cards.music[card].kind,
-        "style": r.style, "orchestras": list(chosen),
-        "virtuosos": [o for o in chosen if o in view.cards.specials],  # SPECIAL.P3/P4
-        "brought": list(brought), "required": list(r.required), "markers": markers,
-        "media": view.media == view.seat, "venue": view.me.venue,
-        "base_rating": r.base_level, "rating": r.level,
-        "reasons": list(r.reasons), "card_fame": out.card_fame,
-        "restoration": None if restore is None else {
-            "found": restore.found, "bonus": out.bonus, "capped": out.capped,
-            "matches": [[m.card, m.nationality_or_era, m.composer_or_lineage, list(m.why)]
-                        for m in restore.matches]},
-        "fame": out.fame, "income": out.income,
-    }
-    return Event(view.month, view.phase, "concert", "P4.CONCERT.4", view.seat, data)
+    return Concert.of(view.month, view.phase, view.seat, card, view.cards.music[card].kind,
+                      tuple(chosen), tuple(o for o in chosen if o in view.cards.specials),
+                      brought, markers, view.media == view.seat, view.me.venue, out)
 
 
 def _reasons(view: PlayerView, decision: Decision, chosen: Sequence[str],
