@@ -172,7 +172,8 @@ def test_every_field_of_the_state_is_in_the_position() -> None:
                "out_of_game": "out_of_game", "venues": "venues", "media": "media",
                "chapel_free": "chapel_free", "_media_bids": "media_bids", "_rngs": "rngs",
                "_rng_states": "rngs", "results": "results", "decision": "where",
-               "_pending": "where", "_stack": "where", "protocol": "protocol"}
+               "_pending": "where", "_stack": "where", "protocol": "protocol",
+               "plies": "plies"}
     history = {"events", "answers", "monthly", "arranged", "cards", "load_note"}
     # protocol and load_note live on the class unless a game differs from the defaults
     assert set(kept_as) | history - {"protocol", "load_note"} <= set(vars(game)) | {"protocol"}

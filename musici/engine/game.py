@@ -99,6 +99,9 @@ class Game:
         self.chapel_free: int | None = None  # P3.HALL.1
         self.events: list[Event] = []
         self.answers: list[Answer] = []
+        # Every ply: the decisions asked (step) and the single-option ones applied unasked
+        # (context.ask); kept with the state (engine/state.py), so a clone or position keeps it.
+        self.plies = 0
         self.results: dict[str, Any] | None = None
         # Fame and money after every month (not to be confused with a view's event history).
         self.monthly: list[dict[str, Any]] = []
@@ -139,7 +142,8 @@ class Game:
 
     @property
     def step(self) -> int:
-        """Number of answers given so far."""
+        """Number of answers given so far (decisions put to strategies); :attr:`plies`
+        also counts the forced ones, a choice with one legal answer applied unasked."""
         return len(self.answers)
 
     def view(self, seat: int) -> PlayerView:
@@ -184,6 +188,7 @@ class Game:
         self.decision = None
         self._pending = None
         self.answers.append(value)
+        self.plies += 1
         handler(self, value, *ctx)
         self._run()
 

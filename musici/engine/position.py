@@ -51,6 +51,7 @@ SEAT_FIELDS: Mapping[str, tuple[type, bool]] = {
 TABLE_FIELDS: tuple[str, ...] = (
     "score_market", "orchestra_market", "special_slot", "score_deck", "orchestra_deck",
     "special_deck", "discovery_decks", "out_of_game", "thief_marks", "media",
+    "plies",  # every ply so far, forced ones included (Game.plies): 0 if not given
 )
 PHASE_IDS: tuple[str, ...] = tuple(phase.id for phase in flow.MONTH)
 # This month's flags of a seat (reset at MONTH.3); only an exact position carries them.
@@ -85,6 +86,7 @@ def position(game: Game) -> dict[str, Any]:
         "rngs": [_rng_state(game, i) for i in range(game.n + 1)],
         "results": continuations.encode(game.results),
         "where": _where(game),
+        "plies": game.plies,
     }
 
 
@@ -251,10 +253,10 @@ def build(game: Game, data: Mapping[str, Any]) -> None:
     if not 1 <= game.month <= game.rules.months:
         raise PositionError(f"month must be 1..{game.rules.months}, got {game.month}")
     game.start_player = int(data.get("start_player", game.start_player)) % game.n
-    _resume(game, at)
+    _resume(game, at, _plies(data))
 
 
-def _resume(game: Game, at: Any) -> None:
+def _resume(game: Game, at: Any, plies: int = 0) -> None:
     order = game._order()
     tasks: list[Task] = []
     rest_of_month = [(phase.start,) for phase in flow.MONTH]
@@ -283,6 +285,7 @@ def _resume(game: Game, at: Any) -> None:
     context.push_all(game, *tasks)
     game.events = []
     game.answers = []
+    game.plies = plies  # the plies so far as the position says (0: counted from here)
     game.monthly = []
     game.arranged = True
     game._run()
@@ -292,6 +295,14 @@ def _resume(game: Game, at: Any) -> None:
 _EXACT_KEYS = frozenset({"players", "seed", "month", "phase", "round", "start_player", "seats",
                          "rules", "format", *TABLE_FIELDS, *EXACT_FIELDS})
 _PHASES = ("SETUP", *PHASE_IDS, "END")
+
+
+def _plies(data: Mapping[str, Any]) -> int:
+    """The position's ``plies`` (absent from positions written before it was kept: 0)."""
+    plies = data.get("plies", 0)
+    if type(plies) is not int or plies < 0:
+        raise PositionError(f"plies must be a non-negative integer, got {plies!r}")
+    return plies
 
 
 def _need(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], where: str = "") -> Any:
@@ -412,6 +423,7 @@ def restore(game: Game, data: Mapping[str, Any]) -> None:
     game.start_player = _need(data, "start_player", int)
     if not 0 <= game.start_player < game.n:
         raise PositionError(f"start_player must be a seat 0..{game.n - 1}")
+    game.plies = _plies(data)
     _restore_rngs(game, _need(data, "rngs", list))
     _restore_where(game, _need(data, "where", dict))
     try:

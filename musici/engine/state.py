@@ -79,6 +79,8 @@ TABLE_STATE: tuple[Field, ...] = (
     Field("media", "seat", "P2.4"),
     Field("chapel_free", "seat", "P3.HALL.1"),
     Field("_media_bids", "bids", "P2.1"),  # replaced, never mutated: clones share it
+    # Not a rule's: the engine's count of every ply, forced ones included (Game.plies).
+    Field("plies", "int", ""),
 )
 
 CARD_KINDS = frozenset({"cards", "slots", "decks", "card"})  # fields that hold card ids
