@@ -1,14 +1,24 @@
-"""The review's bar (issue 18): it tells strong play from weak.
+"""The review's bar (issue 18): it tells strong play from weak, and its labels hold up.
 
 Over ``--games`` games (seeds ``--seed`` ..), seat 0 is played by ``random``, by a
 heuristic bot (``impresario``) and by ``ismcts`` (its default budget); the other seats by
 impresario, merchant and collector. Each game is reviewed for seat 0
-(:func:`musici.analysis.review.review_game`, ``--worlds`` worlds per decision at most) and
-the mean number of mistakes + blunders per game is printed per arm, with a 95 % interval
-(Student's t over games) and the inaccuracies. The bar: random > heuristic > ismcts and
-random >= 5 x ismcts.
+(:func:`musici.analysis.review.review_game`: ``--screen`` worlds screen every answer,
+``--worlds`` fresh worlds measure the pair, raced up to 4x while contested) and the mean
+number of mistakes + blunders per game is printed per arm, with a 95 % interval
+(Student's t over games), the inaccuracies and how many labels came from the fame scale
+(saturated win share). The bar: random > heuristic > ismcts and random >= 5 x ismcts.
 
-    nice python benchmarks/review_bar.py --games 20 --jobs 2 --out review_bar.jsonl
+Label precision (the honesty check): in each game up to ``--checks`` flagged decisions
+(mistakes and blunders first, then inaccuracies; a seeded sample) are played out again,
+the flagged answer and the review's best, in ``--check-worlds`` fresh common worlds (seeded
+apart from the review's) with the rivals played by the bots that played them (impresario,
+merchant, collector) and seat 0 by greedy, and the drop is measured on the label's scale.
+"Real": the fresh 95 % interval's lower end is above 0 (the flagged answer is worse);
+"at label": the fresh mean reaches the label's threshold.
+
+    nice python benchmarks/review_bar.py --games 20 --jobs 1 --out review_bar.jsonl
+    python benchmarks/review_bar.py --table --out review_bar.jsonl
 
 Each game's counts are appended to ``--out`` as it finishes (JSON lines), and a rerun
 with the same ``--out`` skips the games already there, so a stopped run can go on.
@@ -18,16 +28,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ARMS = {"random": "random", "heuristic": "impresario", "ismcts": "ismcts"}
 RIVALS = ("impresario", "merchant", "collector")
 
 
-def one(arm: str, seed: int, worlds: int) -> dict[str, object]:
-    from musici.analysis.review import review_game
+def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
+        check_worlds: int) -> dict[str, Any]:
+    from musici.analysis.review import SEVERITY, check_label, review_game
     from musici.engine import Game
     from musici.strategies.registry import make_strategy
 
@@ -35,65 +48,118 @@ def one(arm: str, seed: int, worlds: int) -> dict[str, object]:
     players = [make_strategy(ARMS[arm])] + [make_strategy(r) for r in RIVALS]
     game = Game(4, seed).play(players)
     t1 = time.perf_counter()
-    review = review_game(game, 0, worlds=worlds)
+    review = review_game(game, 0, worlds=worlds, min_worlds=screen)
+    t2 = time.perf_counter()
+    flagged = sorted(review.flagged, key=lambda m: m.step)
+    rng = random.Random(f"review-bar-check:{arm}:{seed}")
+    rng.shuffle(flagged)
+    flagged.sort(key=lambda m: -min(SEVERITY[m.label], 2))  # mistakes and blunders first
+    rivals = [make_strategy("greedy")] + [make_strategy(r) for r in RIVALS]
+    done = []
+    for m in flagged[:checks]:
+        c = check_label(game, 0, m, worlds=check_worlds, seed="review-bar-check",
+                        policies=rivals, policy_name="greedy seat, rivals' own bots")
+        done.append({"step": m.step, "label": m.label, "scale": m.scale,
+                     "review_drop": round(m.fame_drop if m.scale == "fame" else m.drop, 3),
+                     "drop": round(c.drop, 3), "low": round(c.low, 3), "high": round(c.high, 3),
+                     "real": c.real, "at_label": c.at_label, "worlds": c.worlds})
+    pairs = [{"step": m.step, "month": m.month, "kind": str(m.kind), "label": m.label,
+              "scale": m.scale, "drop": round(m.drop, 3), "low": round(m.drop_low, 3),
+              "fame_drop": round(m.fame_drop, 2), "fame_low": round(m.fame_low, 2),
+              "chosen_win": round(m.chosen_value, 3), "best_win": round(m.best_value, 3),
+              "worlds": m.estimates.worlds}
+             for m in sorted(review, key=lambda m: m.step) if m.best != m.chosen]
+    results = game.results or {}
     return {"arm": arm, "seed": seed, "mistakes": review.count("mistake"),
             "blunders": review.count("blunder"), "inaccuracies": review.count("inaccuracy"),
-            "reviewed": len(review), "won": 0 in game.results["winners"] if game.results else None,
-            "play_s": round(t1 - t0, 1), "review_s": round(time.perf_counter() - t1, 1)}
+            "fame_labels": sum(1 for m in review.flagged if m.scale == "fame"),
+            "reviewed": len(review), "won": 0 in results.get("winners", ()),
+            "fame": [float(f) for f in results.get("fame", ())],
+            "play_s": round(t1 - t0, 1), "review_s": round(t2 - t1, 1),
+            "check_s": round(time.perf_counter() - t2, 1), "checks": done, "pairs": pairs}
 
 
-def table(rows: list[dict[str, object]]) -> str:
+def table(rows: list[dict[str, Any]]) -> str:
     from musici.analysis.evaluation import interval
 
-    lines = ["| seat 0 | games | mistakes+blunders / game (95 %) | inaccuracies / game | "
-             "decisions reviewed / game |", "|---|---|---|---|---|"]
+    lines = ["| seat 0 | games | won | mistakes+blunders / game (95 %) | inaccuracies / game | "
+             "labels by fame / game | decisions reviewed / game |",
+             "|---|---|---|---|---|---|---|"]
     means = {}
     for arm in ARMS:
         mine = [r for r in rows if r["arm"] == arm]
         if not mine:
             continue
-        err = [float(r["mistakes"]) + float(r["blunders"]) for r in mine]  # type: ignore[arg-type]
+        err = [float(r["mistakes"]) + float(r["blunders"]) for r in mine]
         m, lo, hi = interval(err)
         means[arm] = m
-        inacc = sum(float(r["inaccuracies"]) for r in mine) / len(mine)  # type: ignore[arg-type]
-        rev = sum(float(r["reviewed"]) for r in mine) / len(mine)  # type: ignore[arg-type]
-        lines.append(f"| {arm} ({ARMS[arm]}) | {len(mine)} | {m:.2f} ({max(lo, 0):.2f}-{hi:.2f})"
-                     f" | {inacc:.2f} | {rev:.0f} |")
+        k = len(mine)
+        inacc = sum(float(r["inaccuracies"]) for r in mine) / k
+        fame = sum(float(r.get("fame_labels", 0)) for r in mine) / k
+        rev = sum(float(r["reviewed"]) for r in mine) / k
+        won = sum(1 for r in mine if r["won"])
+        lines.append(f"| {arm} ({ARMS[arm]}) | {k} | {won} | {m:.2f} ({max(lo, 0):.2f}-"
+                     f"{hi:.2f}) | {inacc:.2f} | {fame:.2f} | {rev:.0f} |")
     if len(means) == 3:
         ordered = means["random"] > means["heuristic"] > means["ismcts"]
         ratio = means["random"] / means["ismcts"] if means["ismcts"] else float("inf")
         lines.append(f"ordered random > heuristic > ismcts: {ordered}; random / ismcts = "
                      f"{ratio:.1f} (bar: >= 5)")
+    checks = [c for r in rows for c in r.get("checks", ())]
+    if checks:
+        lines.append("")
+        lines.append("label precision (flagged answer vs the review's best, fresh worlds, "
+                     "rivals by their own bots):")
+        lines.append("| labels | checked | real (fresh interval above 0) | at label (fresh mean "
+                     ">= threshold) |")
+        lines.append("|---|---|---|---|")
+        groups = {"mistake+blunder": [c for c in checks if c["label"] != "inaccuracy"],
+                  "inaccuracy": [c for c in checks if c["label"] == "inaccuracy"],
+                  "all": checks}
+        for name, cs in groups.items():
+            if cs:
+                real = sum(1 for c in cs if c["real"])
+                at = sum(1 for c in cs if c["at_label"])
+                lines.append(f"| {name} | {len(cs)} | {real} ({real / len(cs):.0%}) | "
+                             f"{at} ({at / len(cs):.0%}) |")
     return "\n".join(lines)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--worlds", type=int, default=16)
+    ap.add_argument("--worlds", type=int, default=16, help="pair worlds (raced up to 4x)")
+    ap.add_argument("--screen", type=int, default=8, help="worlds screening every answer")
+    ap.add_argument("--checks", type=int, default=2, help="flags checked per game")
+    ap.add_argument("--check-worlds", type=int, default=48)
+    ap.add_argument("--arms", default=",".join(ARMS), help="comma-separated arms to run")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path("review_bar.jsonl"))
     ap.add_argument("--table", action="store_true", help="only print the table of --out")
     args = ap.parse_args()
-    done: list[dict[str, object]] = []
+    done: list[dict[str, Any]] = []
     if args.out.exists():
         done = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
     if args.table:
         print(table(done))
         return
+    arms = [a for a in args.arms.split(",") if a]
+    if not set(arms) <= set(ARMS):
+        raise SystemExit(f"--arms: choose from {', '.join(ARMS)}")
     have = {(r["arm"], r["seed"]) for r in done}
     # interleave the arms so a stopped run has all three
-    todo = [(arm, seed) for seed in range(args.seed, args.seed + args.games) for arm in ARMS
+    todo = [(arm, seed) for seed in range(args.seed, args.seed + args.games) for arm in arms
             if (arm, seed) not in have]
     with ProcessPoolExecutor(args.jobs) as pool, args.out.open("a") as out:
-        futures = [pool.submit(one, arm, seed, args.worlds) for arm, seed in todo]
+        futures = [pool.submit(one, arm, seed, args.worlds, args.screen, args.checks,
+                               args.check_worlds) for arm, seed in todo]
         for f in futures:
             row = f.result()
             done.append(row)
             out.write(json.dumps(row) + "\n")
             out.flush()
-            print(row, flush=True)
+            print({k: v for k, v in row.items() if k not in ("pairs", "checks")}, flush=True)
     print(table(done))
 
 

@@ -51,7 +51,10 @@ def test_review_labels_by_the_paired_interval(monkeypatch, chosen, best, label) 
         d = game.decision
         game.answer(greedy_strategy(game.view(d.player), d))
     game.answer("chapel")
-    review = R.review_game(game, 0, kinds=("venue",))
+    # as many worlds as the crafted evaluation has, and no racing (it ignores the worlds
+    # asked for)
+    n = len(chosen)
+    review = R.review_game(game, 0, kinds=("venue",), worlds=n, race_worlds=n)
     assert len(review) == 1
     m = review[0]
     assert m.chosen == "chapel" and m.label == label

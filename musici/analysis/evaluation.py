@@ -154,11 +154,13 @@ class Evaluation:
         n = min(len(wa), len(wb))
         return interval([wa[i] - wb[i] for i in range(n)], spread=2.0)
 
-    def fame_gap(self, a: Answer, b: Answer) -> tuple[float, float, float]:
-        """Paired difference of final fame ``a`` - ``b``: mean and 95 % interval."""
+    def fame_gap(self, a: Answer, b: Answer,
+                 spread: float | None = None) -> tuple[float, float, float]:
+        """Paired difference of final fame ``a`` - ``b``: mean and 95 % interval (its
+        variance floored by ``spread`` as in :func:`interval`, when given)."""
         fa, fb = self.fames[self._key(a)], self.fames[self._key(b)]
         n = min(len(fa), len(fb))
-        return interval([fa[i] - fb[i] for i in range(n)])
+        return interval([fa[i] - fb[i] for i in range(n)], spread=spread)
 
     def best(self) -> OptionValue | None:
         """The leader if its paired interval clears every other answer by ``margin``;
@@ -215,15 +217,26 @@ def _outcome(game: Game, seat: int) -> tuple[float, float]:
     return win, float(results["fame"][seat])
 
 
-def play_out(world: Game, answer: Answer, seat: int, policy: Strategy) -> tuple[float, float]:
-    """Answer ``answer`` in a clone of ``world`` and play every seat with ``policy`` to the
-    END; the seat's win share and final fame."""
+def play_out(world: Game, answer: Answer, seat: int,
+             policy: Strategy | Sequence[Strategy]) -> tuple[float, float]:
+    """Answer ``answer`` in a clone of ``world`` and play every seat with ``policy`` (one
+    strategy for all, or one per seat) to the END; the seat's win share and final fame."""
     game = world.clone(keep_log=False)
     game.answer(answer)
+    seats = _per_seat(policy, game.n)
     while game.decision is not None:
         d = game.decision
-        game.answer(policy(game.view(d.player), d))
+        game.answer(seats[d.player](game.view(d.player), d))
     return _outcome(game, seat)
+
+
+def _per_seat(policy: Strategy | Sequence[Strategy], n: int) -> list[Strategy]:
+    if callable(policy):
+        return [policy] * n
+    seats = list(policy)
+    if len(seats) != n or not all(callable(p) for p in seats):
+        raise ValueError(f"policies: one strategy per seat ({n}), got {len(seats)}")
+    return seats
 
 
 # ---------------------------------------------------------------------------- candidates
@@ -291,11 +304,16 @@ def evaluate(view: PlayerView, decision: Decision, *, seed: int | str = 0,
              candidates: Sequence[Answer] | None = None, extra: Sequence[Answer] = (),
              min_worlds: int = MIN_WORLDS, max_worlds: int = MAX_WORLDS,
              budget: float | None = None, margin: float = 0.0,
-             progress: Callable[[int, int], None] | None = None) -> Evaluation:
+             progress: Callable[[int, int], None] | None = None,
+             policies: Sequence[Strategy] | None = None, policy_name: str | None = None,
+             first_world: int = 0) -> Evaluation:
     """Estimate every candidate answer of ``decision`` in the same sampled worlds (module
     doc). ``view`` is the deciding seat's view; ``candidates`` replaces the default set,
     ``extra`` adds answers (e.g. the one a player gave); ``progress(worlds, max_worlds)``
-    is called after every round."""
+    is called after every round. ``policies``: one play-out strategy per seat instead of
+    greedy for all (the review plays the rivals with the bots that played them), named
+    ``policy_name`` in the result. ``first_world``: play worlds ``first_world``, … of
+    ``seed`` (to add worlds to an earlier evaluation: :func:`merge`)."""
     if view.seat != decision.player:
         raise ValueError(f"the view is seat {view.seat}'s but seat {decision.player} decides")
     if type(min_worlds) is not int or type(max_worlds) is not int or min_worlds < 1:
@@ -318,10 +336,13 @@ def evaluate(view: PlayerView, decision: Decision, *, seed: int | str = 0,
     if not cands:
         raise ValueError(f"no legal candidate answer for the {decision.kind} decision")
     cands = list(dict.fromkeys(cands))
-    policy = _policy()
+    if type(first_world) is not int or first_world < 0:
+        raise ValueError(f"first_world must be a non-negative integer, got {first_world!r}")
+    seats = _per_seat(_policy() if policies is None else policies, view.n_players)
+    name = policy_name or (POLICY if policies is None else "per-seat bots")
     from musici.strategies.search import SearchBot
 
-    bid_model = SearchBot._media_bid_model([policy] * view.n_players)
+    bid_model = SearchBot._media_bid_model(seats)
     wins: dict[Answer, list[float]] = {c: [] for c in cands}
     fames: dict[Answer, list[float]] = {c: [] for c in cands}
     alive = list(cands)
@@ -330,9 +351,10 @@ def evaluate(view: PlayerView, decision: Decision, *, seed: int | str = 0,
     target = min_worlds
     while True:
         while n < target:
-            world = view.resample(random.Random(f"musici-eval:{seed}:{n}"), bid_model)
+            world = view.resample(random.Random(f"musici-eval:{seed}:{first_world + n}"),
+                                  bid_model)
             for c in alive:
-                w, f = play_out(world, c, view.seat, policy)
+                w, f = play_out(world, c, view.seat, seats)
                 wins[c].append(w)
                 fames[c].append(f)
             n += 1
@@ -351,6 +373,13 @@ def evaluate(view: PlayerView, decision: Decision, *, seed: int | str = 0,
         if len(alive) <= 1 or n >= max_worlds or out_of_time or same:
             break
         target = min(max_worlds, 2 * n)
+    return _evaluation(view.seat, decision, cands, alive, wins, fames, n, name, margin)
+
+
+def _evaluation(seat: int, decision: Decision, cands: Sequence[Answer],
+                alive: Sequence[Answer], wins: Mapping[Answer, Sequence[float]],
+                fames: Mapping[Answer, Sequence[float]], n: int, policy: str,
+                margin: float) -> Evaluation:
     values = []
     for c in cands:
         w, wl, wh = interval(wins[c], 1.0)
@@ -358,11 +387,24 @@ def evaluate(view: PlayerView, decision: Decision, *, seed: int | str = 0,
         values.append(OptionValue(c, w, max(0.0, wl), min(1.0, wh), f, fl, fh, len(wins[c])))
     # survivors first (they ran longest), each group by win share, then fame, then order
     order = sorted(values, key=lambda o: (o.answer not in alive, -o.win_share, -o.fame,
-                                          cands.index(o.answer)))
-    return Evaluation(view.seat, decision, tuple(order), n, POLICY, margin,
+                                          list(cands).index(o.answer)))
+    return Evaluation(seat, decision, tuple(order), n, policy, margin,
                       {c: tuple(v) for c, v in wins.items()},
                       {c: tuple(v) for c, v in fames.items()})
 
 
+def merge(first: Evaluation, more: Evaluation) -> Evaluation:
+    """``first`` with the worlds of ``more`` added (the same answers, ``more`` played on
+    later worlds of the same seed: ``evaluate(..., first_world=first.worlds)``), so a
+    contested comparison gets more worlds without replaying the ones it has."""
+    if set(first.wins) != set(more.wins) or first.decision != more.decision:
+        raise ValueError("merge: both evaluations must be of the same decision and answers")
+    cands = [o.answer for o in first.options]
+    wins = {c: (*first.wins[c], *more.wins[c]) for c in cands}
+    fames = {c: (*first.fames[c], *more.fames[c]) for c in cands}
+    return _evaluation(first.seat, first.decision, cands, cands, wins, fames,
+                       first.worlds + more.worlds, first.policy, first.margin)
+
+
 __all__ = ["MAX_WORLDS", "MIN_WORLDS", "POLICY", "Evaluation", "OptionValue", "candidate_answers",
-           "evaluate", "interval", "play_out"]
+           "evaluate", "interval", "merge", "play_out"]

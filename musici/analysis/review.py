@@ -30,34 +30,87 @@ from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
-from musici.analysis.evaluation import Evaluation, evaluate
+from musici.analysis.evaluation import Evaluation, Strategy, evaluate, merge
 from musici.analysis.hints import share_words
-from musici.decisions import Answer
+from musici.decisions import Answer, Decision
 from musici.describe import PHASE_NAMES
 from musici.describe import answer_words as describe_answer
 from musici.engine import Game
 from musici.ruletext import rule_text
+from musici.views import PlayerView
 
 TOP = 5
 REVIEW_WORLDS = 32  # fresh worlds measuring the drop from the screen's leader to the answer
 REVIEW_MIN_WORLDS = 8  # worlds screening every answer
+RACE_FACTOR = 4  # a contested pair is raced up to this many times REVIEW_WORLDS
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
 LABELS: tuple[tuple[str, float], ...] = (("blunder", BLUNDER), ("mistake", MISTAKE),
                                          ("inaccuracy", INACCURACY))
+# Fame points, used where the win share is saturated (module doc). The exchange rate
+# measured on the pilot games' contested pairs is about 0.02-0.03 win share per fame
+# point, so 2 / 4 / 8 fame points sit where 0.05 / 0.10 / 0.20 of win share do.
+FAME_INACCURACY, FAME_MISTAKE, FAME_BLUNDER = 2.0, 4.0, 8.0
+FAME_LABELS: tuple[tuple[str, float], ...] = (("blunder", FAME_BLUNDER),
+                                              ("mistake", FAME_MISTAKE),
+                                              ("inaccuracy", FAME_INACCURACY))
+# Both answers' win share within this of 0 (or both within it of 1): no win-share drop can
+# reach a mistake, so the fame scale labels too.
+SATURATED = MISTAKE
+# The paired fame interval's variance is floored as if one more world had disagreed by this
+# many fame points (as the win share's is by its whole range), so that a few identical
+# worlds never look certain.
+FAME_SPREAD = FAME_BLUNDER
+SEVERITY = {"blunder": 3, "mistake": 2, "inaccuracy": 1, None: 0}
 
 
-def label_for(drop_low: float) -> str | None:
-    """The label a drop earns when the lower bound of its interval is ``drop_low``."""
-    for name, threshold in LABELS:
+def label_for(drop_low: float, scale: str = "win share") -> str | None:
+    """The label a drop earns when the lower bound of its interval is ``drop_low``, on
+    ``scale`` ("win share", thresholds 0.05/0.10/0.20, or "fame", 2/4/8 fame points)."""
+    if scale not in ("win share", "fame"):
+        raise ValueError(f"scale is 'win share' or 'fame', got {scale!r}")
+    for name, threshold in (LABELS if scale == "win share" else FAME_LABELS):
         if drop_low >= threshold:
             return name
     return None
 
 
+def saturated(ev: Evaluation, a: Answer, b: Answer) -> bool:
+    """Whether the seat's win share is saturated for both answers: both within
+    ``SATURATED`` of 0, or both within it of 1, so that no win-share drop can reach a
+    mistake and only the fame scale can tell the answers apart."""
+    wa, wb = ev.value_of(a).win_share, ev.value_of(b).win_share
+    return (wa <= SATURATED and wb <= SATURATED) or (wa >= 1 - SATURATED
+                                                     and wb >= 1 - SATURATED)
+
+
+def drop_on(ev: Evaluation, best: Answer, chosen: Answer,
+            scale: str) -> tuple[float, float, float]:
+    """The paired drop ``best`` - ``chosen`` on ``scale``: mean and 95 % interval."""
+    if scale == "fame":
+        return ev.fame_gap(best, chosen, spread=FAME_SPREAD)
+    return ev.gap(best, chosen)
+
+
+def judge(ev: Evaluation, best: Answer, chosen: Answer,
+          at: int = 1) -> tuple[str, str | None]:
+    """The scale and label of ``chosen`` against ``best`` in ``ev``'s worlds: the win-share
+    label, or, where the win share is saturated, the fame label if it is more severe.
+    ``at``: 1 judges the interval's lower end (the label), 0 the mean (what the label
+    would be with the point estimate, to tell a contested pair)."""
+    win = label_for(ev.gap(best, chosen)[at], "win share")
+    if not saturated(ev, best, chosen):
+        return "win share", win
+    fame = label_for(drop_on(ev, best, chosen, "fame")[at], "fame")
+    if SEVERITY[fame] > SEVERITY[win] or (fame is None and win is None):
+        return "fame", fame
+    return "win share", win
+
+
 @dataclass(frozen=True, slots=True)
 class Mistake:
     """One reviewed decision: what was answered, the best answer found, the drop in win
-    share (paired, with its interval) and the label it earns (``None``: not clearly worse)."""
+    share (paired, with its interval), the drop in final fame, the scale that decided and
+    the label it earns (``None``: not clearly worse)."""
 
     step: int  # the game step (answers before it)
     month: int
@@ -68,10 +121,14 @@ class Mistake:
     best: Answer  # the leader of the evaluation (== chosen when nothing beat it)
     label: str | None
     estimates: Evaluation
-    drop: float  # win share, best - chosen, paired over the same worlds
+    drop: float  # win share, best - chosen, paired over the same worlds (at least 0)
     drop_low: float
     drop_high: float
     screen: Evaluation | None = None  # every answer on the first worlds (None: as estimates)
+    scale: str = "win share"  # the scale of the label: "win share", or "fame" (saturated)
+    fame_drop: float = 0.0  # final fame, best - chosen, paired, with its interval
+    fame_low: float = 0.0
+    fame_high: float = 0.0
 
     @property
     def chosen_value(self) -> float:
@@ -93,6 +150,13 @@ class Mistake:
     def options(self) -> int:
         return len((self.screen or self.estimates).options)
 
+    @property
+    def cost_words(self) -> str:
+        """What the answer lost, on the label's scale: "−12% win share" or "−3.1 fame"."""
+        if self.scale == "fame":
+            return f"−{self.fame_drop:.1f} fame"
+        return f"−{self.drop:.0%} win share"
+
 
 @dataclass(frozen=True, slots=True)
 class CurvePoint:
@@ -105,6 +169,13 @@ class CurvePoint:
     high: float
 
 
+HOW = (f"Labels by the win share lost against the best answer found ({INACCURACY:.2f} / "
+       f"{MISTAKE:.2f} / {BLUNDER:.2f}), or, where the win share is saturated (within "
+       f"{SATURATED:.2f} of 0 or 1 for both answers), by the final fame lost "
+       f"({FAME_INACCURACY:g} / {FAME_MISTAKE:g} / {FAME_BLUNDER:g} fame points); only when "
+       f"the paired 95 % interval's lower end clears the threshold.")
+
+
 @dataclass(frozen=True)
 class Review(Sequence[Mistake]):
     """The reviewed decisions of ``seat``, costliest first (a sequence of :class:`Mistake`),
@@ -115,6 +186,7 @@ class Review(Sequence[Mistake]):
     decisions: tuple[Mistake, ...]
     curve: tuple[CurvePoint, ...]
     worlds: int  # the most worlds per decision
+    how: str = HOW  # how the labels are decided, in words
 
     @overload
     def __getitem__(self, i: int) -> Mistake: ...
@@ -153,14 +225,46 @@ def _replay_start(game: Game) -> Game:
     return Game(game.n, game.seed, game.rules, game.cards)
 
 
+def _worth_a_pair(screen: Evaluation, best: Answer, chosen: Answer) -> bool:
+    """Whether the screen's point drop is at least half the smallest label on either
+    scale (cheaper than pairing every decision; a smaller drop would need far more worlds
+    than a pair gets to clear its threshold)."""
+    return (screen.gap(best, chosen)[0] >= INACCURACY / 2
+            or screen.fame_gap(best, chosen)[0] >= FAME_INACCURACY / 2)
+
+
+def measure_pair(view: PlayerView, decision: Decision, best: Answer, chosen: Answer, *,
+                 seed: str, worlds: int, race_worlds: int,
+                 policies: Sequence[Strategy] | None = None,
+                 policy_name: str | None = None) -> tuple[Evaluation, str, str | None]:
+    """``best`` and ``chosen`` in ``worlds`` common worlds of ``seed``, raced while
+    contested: while the point drop earns a label its interval's lower end does not yet
+    clear, the worlds double (each round on new worlds, the old ones kept), up to
+    ``race_worlds``. The evaluation, the scale and the label."""
+    ev = evaluate(view, decision, seed=seed, candidates=(best, chosen), min_worlds=worlds,
+                  max_worlds=worlds, policies=policies, policy_name=policy_name)
+    scale, label = judge(ev, best, chosen)
+    while ev.worlds < race_worlds and SEVERITY[judge(ev, best, chosen, at=0)[1]] > SEVERITY[label]:
+        more = min(ev.worlds, race_worlds - ev.worlds)
+        ev = merge(ev, evaluate(view, decision, seed=seed, candidates=(best, chosen),
+                                min_worlds=more, max_worlds=more, first_world=ev.worlds,
+                                policies=policies, policy_name=policy_name))
+        scale, label = judge(ev, best, chosen)
+    return ev, scale, label
+
+
 def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                 min_worlds: int = REVIEW_MIN_WORLDS, kinds: Sequence[str] | None = None,
                 steps: Container[int] | None = None,
-                progress: Callable[[int, int], None] | None = None) -> Review:
+                progress: Callable[[int, int], None] | None = None,
+                race_worlds: int | None = None,
+                policies: Sequence[Strategy] | None = None) -> Review:
     """Every decision of ``seat`` in ``game`` with more than one candidate answer (of
     ``kinds``, default all; at ``steps``, default every step), evaluated and labelled
     (module doc): ``min_worlds`` worlds screen every answer, ``worlds`` fresh worlds
-    measure the drop from the screen's leader to the answer given.
+    measure the drop from the screen's leader to the answer given, raced up to
+    ``race_worlds`` (default ``RACE_FACTOR * worlds``) while contested. ``policies``:
+    one play-out strategy per seat instead of greedy for all.
     ``progress(done, total)`` after each step replayed."""
     if not 0 <= seat < game.n:
         raise ValueError(f"no seat {seat} in a {game.n}-player game")
@@ -168,6 +272,11 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
         raise ValueError(f"worlds must be a positive integer, got {worlds!r}")
     if type(min_worlds) is not int or min_worlds < 1:
         raise ValueError(f"min_worlds must be a positive integer, got {min_worlds!r}")
+    if race_worlds is None:
+        race_worlds = RACE_FACTOR * worlds
+    if type(race_worlds) is not int or race_worlds < worlds:
+        raise ValueError(f"race_worlds must be an integer of at least worlds ({worlds}), "
+                         f"got {race_worlds!r}")
     screen_worlds = min(min_worlds, worlds)
     replay = _replay_start(game)
     total = sum(1 for _ in game.answers)
@@ -182,31 +291,88 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                 d.space != "choice" or len(d.options) > 1):
             view = replay.view(seat)
             screen = evaluate(view, d, seed=f"review:{game.seed}:{step}", extra=(answer,),
-                              min_worlds=screen_worlds, max_worlds=screen_worlds)
+                              min_worlds=screen_worlds, max_worlds=screen_worlds,
+                              policies=policies)
             if len(screen.options) > 1:
                 chosen = d.normalize(answer)
                 best = screen.options[0].answer
                 ev = screen
+                scale, label = "win share", None
                 drop, low, high = (0.0, 0.0, 0.0)
-                if best != chosen and screen.gap(best, chosen)[0] > 0:
+                fame = (0.0, 0.0, 0.0)
+                if best != chosen and _worth_a_pair(screen, best, chosen):
                     # Fresh worlds for the pair: the screen's leader is the best of several
                     # noisy estimates (biased up); new worlds measure its drop fairly.
-                    ev = evaluate(view, d, seed=f"review-pair:{game.seed}:{step}",
-                                  candidates=(best, chosen), min_worlds=worlds,
-                                  max_worlds=worlds)
+                    ev, scale, label = measure_pair(
+                        view, d, best, chosen, seed=f"review-pair:{game.seed}:{step}",
+                        worlds=worlds, race_worlds=race_worlds, policies=policies)
                     drop, low, high = ev.gap(best, chosen)
-                    if drop < 0:  # the fresh worlds disagree with the screen: no drop
-                        best, drop, low, high = chosen, 0.0, 0.0, 0.0
+                    fame = ev.fame_gap(best, chosen, spread=FAME_SPREAD)
+                    if (drop, fame[0])[scale == "fame"] < 0:
+                        # the fresh worlds disagree with the screen: no drop
+                        best, drop, low, high, label = chosen, 0.0, 0.0, 0.0, None
+                        fame = (0.0, 0.0, 0.0)
+                    # judged by fame (saturated): a win share of the pair below 0 is noise
+                    # near 0 or 1, "nothing lost" (its interval kept)
+                    drop = max(drop, 0.0)
                 out.append(Mistake(step, replay.month, replay.phase, d.kind, d.rule, chosen,
-                                   best, label_for(low), ev, drop, low, high, screen))
+                                   best, label, ev, drop, low, high, screen, scale, *fame))
                 mine = ev.value_of(chosen)
                 curve.append(CurvePoint(step, replay.month, mine.win_share, mine.win_low,
                                         mine.win_high))
         if progress is not None:
             progress(step + 1, total)
         replay.answer(answer)
-    ranked = sorted(out, key=lambda m: (-m.drop, m.step))
+    ranked = sorted(out, key=lambda m: (-SEVERITY[m.label], -m.drop, -m.fame_drop, m.step))
     return Review(seat, game.seed, tuple(ranked), tuple(curve), worlds)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A flagged decision replayed in fresh worlds (the label-precision check): the paired
+    drop of the flagged answer against the review's best on the label's scale."""
+
+    step: int
+    label: str
+    scale: str
+    drop: float
+    low: float
+    high: float
+    worlds: int
+    policy: str
+
+    @property
+    def real(self) -> bool:
+        """The fresh interval's lower end is above 0: the flagged answer is worse."""
+        return self.low > 0
+
+    @property
+    def at_label(self) -> bool:
+        """The fresh mean drop reaches the label's threshold."""
+        threshold = dict(LABELS if self.scale == "win share" else FAME_LABELS)[self.label]
+        return self.drop >= threshold
+
+
+def check_label(game: Game, seat: int, m: Mistake, *, worlds: int = 64, seed: str = "check",
+                policies: Sequence[Strategy] | None = None,
+                policy_name: str | None = None) -> Check:
+    """Play the flagged answer and the review's best answer of ``m`` out again in
+    ``worlds`` fresh common worlds (seeded apart from the review's), with ``policies``
+    (one strategy per seat; e.g. the game's own line-up for the rivals), and measure the
+    drop on the label's scale: does the flag hold up in play-outs it did not see?"""
+    if m.label is None:
+        raise ValueError(f"step {m.step} carries no label to check")
+    replay = _replay_start(game)
+    for answer in game.answers[:m.step]:
+        replay.answer(answer)
+    d = replay.decision
+    if d is None or d.player != seat:
+        raise ValueError(f"step {m.step} is not a decision of seat {seat}")
+    ev = evaluate(replay.view(seat), d, seed=f"{seed}:{game.seed}:{m.step}",
+                  candidates=(m.best, m.chosen), min_worlds=worlds, max_worlds=worlds,
+                  policies=policies, policy_name=policy_name)
+    drop, low, high = drop_on(ev, m.best, m.chosen, m.scale)
+    return Check(m.step, m.label, m.scale, drop, low, high, ev.worlds, ev.policy)
 
 
 def why_text(game: Game, m: Mistake) -> str:
@@ -270,6 +436,8 @@ def review_text(game: Game, seat: int, mistakes: Sequence[Mistake], top: int = T
     return "\n".join(lines)
 
 
-__all__ = ["BLUNDER", "INACCURACY", "LABELS", "MISTAKE", "REVIEW_WORLDS", "CurvePoint",
-           "Mistake", "Review", "answer_words", "curve_summary", "label_count", "label_for", "review_game",
-           "review_text", "why_text"]
+__all__ = ["BLUNDER", "FAME_BLUNDER", "FAME_INACCURACY", "FAME_LABELS", "FAME_MISTAKE",
+           "INACCURACY", "LABELS", "MISTAKE", "REVIEW_WORLDS", "SATURATED", "Check", "CurvePoint",
+           "Mistake", "Review", "answer_words", "check_label", "curve_summary", "drop_on",
+           "judge", "label_count", "label_for", "measure_pair", "review_game", "review_text",
+           "saturated", "why_text"]
