@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable
 from typing import Any
 
+from musici import events as ev
 from musici.cards import CardSet
 from musici.events import Event
 
@@ -48,165 +49,199 @@ def _seat(s: Any) -> str:
     return f"seat {s}"
 
 
-def _concert(e: Event, cards: CardSet) -> str:
-    d = e.data
-    virtuosos = f", {_names(cards, d['virtuosos'])} among them" if d.get("virtuosos") else ""
+def _concert(d: ev.Concert, cards: CardSet) -> str:
+    virtuosos = f", {_names(cards, d.virtuosos)} among them" if d.virtuosos else ""
     # One line: what decided the rating is in the explanation (analysis.explain_event).
-    text = (f"played {card_name(cards, d['card'])} at {d['venue']} with {len(d['orchestras'])} "
-            f"{d['style']} orchestra(s){virtuosos} ({d['brought'][0] * 10} instrumentalists + "
-            f"{d['brought'][1] * 10} singers, {d['required'][0] * 10} + "
-            f"{d['required'][1] * 10} required): {d['rating']}")
-    if d["rating"] != d["base_rating"]:
-        text += f" (raised from {d['base_rating']} by the media)"
-    restoration = d.get("restoration")
+    text = (f"played {card_name(cards, d.card)} at {d.venue} with {len(d.orchestras)} "
+            f"{d.style} orchestra(s){virtuosos} ({d.brought[0] * 10} instrumentalists + "
+            f"{d.brought[1] * 10} singers, {d.required[0] * 10} + "
+            f"{d.required[1] * 10} required): {d.rating}")
+    if d.rating != d.base_rating:
+        text += f" (raised from {d.base_rating} by the media)"
+    restoration = d.restoration
     if restoration is not None:
-        text += f", restoration +{restoration['bonus']}"
-        pioneers = [m[0] for m in restoration["matches"] if m[0] in cards.specials]
+        text += f", restoration +{restoration.bonus}"
+        pioneers = [m[0] for m in restoration.matches if m[0] in cards.specials]
         if pioneers:
             text += f" (with {_names(cards, pioneers)})"
-        if restoration["capped"]:
+        if restoration.capped:
             text += " (capped at 10, RESTORE.4)"
-    return text + f" -> fame {d['fame']:+d}, income {d['income']} G"
+    return text + f" -> fame {d.fame:+d}, income {d.income} G"
 
 
-def _names(cards: CardSet, ids: list[str]) -> str:
+def _names(cards: CardSet, ids: Iterable[str]) -> str:
     return ", ".join(card_name(cards, i) for i in ids) or "none"
 
 
-# What each single-use special card did (SPECIAL.S1–S8), from its "effect" event.
-_EFFECTS: dict[str, Callable[[dict[str, Any], CardSet], str]] = {
-    "S1": lambda d, c: f"seat {d['target']} takes no part in month {d['month']}'s auction",
-    "S2": lambda d, c: f"in month {d['month']}'s media auction the bid counts "
-                       f"{d['bonus']} G higher",
-    "S3": lambda d, c: f"the {d['tour']} costs nothing in this month's P5",
-    "S4": lambda d, c: f"takes {_names(c, d['orchestras'])} free; orchestras face up now "
-                       f"{_names(c, [o for o in d['market'] if o])}",
-    "S5": lambda d, c: f"up to {d['exempts']} orchestras need no salary in this month's P5",
-    "S6": lambda d, c: "at the end of P5 " + (", ".join(f"seat {s}" for s in d["targets"])
-                                              or "nobody") + " must take a dissent marker",
-    "S7": lambda d, c: "takes " + "; ".join(
-        [card_name(c, x) for x in d.get("face_up", [])]
-        + [f"the top card of the {k} discovery deck" for k in d.get("decks", [])]) + " free",
-    "S8": lambda d, c: f"marks {card_name(c, d['marked'])}: only this player may buy it",
-}
+def special_effect(e: ev.Event, cards: CardSet) -> str:
+    """What a single-use special card did (SPECIAL.S1–S8), in words, from its "effect"
+    event."""
+    match e:
+        case ev.AuctioneerPlayed():
+            what = f"seat {e.target} takes no part in month {e.month_}'s auction"
+        case ev.CriticPlayed():
+            what = f"in month {e.month_}'s media auction the bid counts {e.bonus} G higher"
+        case ev.TourGuidePlayed():
+            what = f"the {e.tour} costs nothing in this month's P5"
+        case ev.EducatorPlayed():
+            what = (f"takes {_names(cards, e.orchestras)} free; orchestras face up now "
+                    f"{_names(cards, [o for o in e.market if o])}")
+        case ev.AdvisorPlayed():
+            what = f"up to {e.exempts} orchestras need no salary in this month's P5"
+        case ev.RumourmongerPlayed():
+            what = ("at the end of P5 " + (", ".join(f"seat {s}" for s in e.targets) or "nobody")
+                    + " must take a dissent marker")
+        case ev.CollectorPlayed():
+            what = "takes " + "; ".join(
+                [card_name(cards, x) for x in e.face_up]
+                + [f"the top card of the {k} discovery deck" for k in e.decks]) + " free"
+        case ev.ThiefPlayed():
+            what = f"marks {card_name(cards, e.marked)}: only this player may buy it"
+        case _:
+            return f"{e.kind} takes effect"
+    return f"{card_name(cards, e.card)}: {what}"
 
 
-def special_effect(data: dict[str, Any], cards: CardSet) -> str:
-    """What a single-use special card did, in words, from its "effect" event's data."""
-    what = _EFFECTS.get(data.get("card", ""))
-    head = card_name(cards, data.get("card"))
-    return f"{head}: {what(data, cards)}" if what else f"{head} takes effect"
+def _venue_free(d: ev.VenueFree) -> str:
+    if d.card != "S3":
+        return f"pays nothing for the {d.area}"
+    saved = f"{d.money} G" if d.money else f"{d.fame} fame"
+    return f"Tour guide [S3]: pays nothing for the {d.area} (saves {saved})"
 
 
-def _effect(e: Event, cards: CardSet) -> str:
-    return special_effect(e.data, cards)
+def _marker(d: ev.Marker, cards: CardSet) -> str:
+    text = (f"dissent marker on {card_name(cards, d.orchestra)} ({d.markers} now; "
+            f"{d.reason})")
+    return f"Rumourmonger [S6] of seat {d.owner}: {text}" if d.card == "S6" else text
 
 
-def _venue_free(e: Event, cards: CardSet) -> str:
-    d = e.data
-    if d.get("card") != "S3":
-        return f"pays nothing for the {d['area']}"
-    saved = f"{d['money']} G" if d["money"] else f"{d['fame']} fame"
-    return f"Tour guide [S3]: pays nothing for the {d['area']} (saves {saved})"
+def _award(d: ev.Award) -> str:
+    counts = ", ".join(f"seat {s} {c}" for s, c in enumerate(d.counts))
+    return (f"award '{d.award}' to {' and '.join(_seat(s) for s in d.winners)}: "
+            f"+{d.share} fame each (counted: {counts})")
 
 
-def _marker(e: Event, cards: CardSet) -> str:
-    d = e.data
-    text = (f"dissent marker on {card_name(cards, d['orchestra'])} ({d['markers']} now; "
-            f"{d['reason']})")
-    return f"Rumourmonger [S6] of seat {d['owner']}: {text}" if d.get("card") == "S6" else text
-
-
-def _award(e: Event, cards: CardSet) -> str:
-    d = e.data
-    counts = ", ".join(f"seat {s} {c}" for s, c in enumerate(d["counts"]))
-    return (f"award '{d['award']}' to {' and '.join(_seat(s) for s in d['winners'])}: "
-            f"+{d['share']} fame each (counted: {counts})")
-
-
-def _final(e: Event, cards: CardSet) -> str:
+def _final(d: ev.FinalResult) -> str:
     # Fame as "seat 0 69/2": the panels write fractions as mixed numbers (34½).
-    d = e.data
-    fame = ", ".join(f"seat {s} {f}" for s, f in enumerate(d["fame"]))
-    money = ", ".join(f"seat {s} {m} G" for s, m in enumerate(d["money"]))
-    won = " and ".join(_seat(s) for s in d["winners"])
-    verb = "wins" if len(d["winners"]) == 1 else "share the win"
+    fame = ", ".join(f"seat {s} {f}" for s, f in enumerate(d.fame))
+    money = ", ".join(f"seat {s} {m} G" for s, m in enumerate(d.money))
+    won = " and ".join(_seat(s) for s in d.winners)
+    verb = "wins" if len(d.winners) == 1 else "share the win"
     return f"final fame {fame}; money {money}; {won} {verb}"
 
 
-_FORMATS: dict[str, Callable[[Event, CardSet], str]] = {
-    "setup": lambda e, c: (f"set-up: {e.data['money']} G each, start player seat "
-                           f"{e.data['start_player']}, {e.data['months']} months"),
-    "removed": lambda e, c: "3-player game: cards removed from the game",
-    "deal": lambda e, c: "dealt " + "; ".join(card_name(c, x) for x in e.data["cards"]),
-    "month": lambda e, c: f"month {e.data['month']} begins, start player seat "
-                          f"{e.data['start_player']}",
-    "auction": lambda e, c: f"auction of {card_name(c, e.data['card'])}",
-    "auction_banned": lambda e, c: "takes no part in this auction (Auctioneer [S1])",
-    "bid": lambda e, c: f"bids {e.data['amount']} G",
-    "pass_auction": lambda e, c: "passes",
-    "special_bought": lambda e, c: f"takes {card_name(c, e.data['card'])} for "
-                                   f"{e.data['price']} G",
-    "unsold": lambda e, c: f"nobody bid: {card_name(c, e.data['card'])} goes under the deck",
-    "special_revealed": lambda e, c: f"next special card: {card_name(c, e.data['card'])}",
-    "no_auction": lambda e, c: "special deck empty: no auction",
-    "media_bid": lambda e, c: f"secretly bids {e.data['amount']} G for the media",
-    "critic": lambda e, c: f"Critic [S2]: bid {e.data['bid']} G counts as {e.data['counts']} G",
-    # the list by seat, as tests/test_browser.py reads it
-    "media_reveal": lambda e, c: f"media bids revealed: {e.data['bids']}",
-    "media_tie": lambda e, c: "wins the media tie (less fame, then chance)",
-    "no_media": lambda e, c: "nobody bid for the media",
-    "media": lambda e, c: f"takes the media token for {e.data['bid']} G",
-    "chapel_free": lambda e, c: f"has strictly the least fame ({e.data['fame']}): "
-                                "the Chapel is free",
-    "venue": lambda e, c: f"takes the {e.data['area']}",
-    "pass_round": lambda e, c: f"passes round {e.data['round']}",
-    "action": lambda e, c: f"round {e.data['round']}: {e.data['action']}",
-    "concert": _concert,
-    "fame": lambda e, c: f"fame {e.data['delta']:+d} -> {e.data['fame']} ({e.data['reason']})",
-    "pay": lambda e, c: (f"pays {e.data['amount']} G"
-                         + (f" to seat {e.data['to']}" if e.data['to'] is not None else "")
-                         + f" ({e.data['reason']}) -> {e.data['money']} G"),
-    "income": lambda e, c: f"receives {e.data['amount']} G ({e.data['reason']}) -> "
-                           f"{e.data['money']} G",
-    "hire": lambda e, c: f"hires {card_name(c, e.data['orchestra'])}",
-    "poach": lambda e, c: f"hires {card_name(c, e.data['orchestra'])} away from seat "
-                          f"{e.data['from']} for {e.data['price']} G",
-    "poach_refused": lambda e, c: f"refuses to let seat {e.data['buyer']} hire "
-                                  f"{card_name(c, e.data['orchestra'])}",
-    "buy": lambda e, c: f"buys {card_name(c, e.data['card'])}",
-    "offer": lambda e, c: f"offers seat {e.data['seller']} {e.data['price']} G for a card"
-                          + ("" if e.data["era"] == "any" else f" of the {e.data['era']} era"),
-    "sold": lambda e, c: f"sells a card to seat {e.data['buyer']} for {e.data['price']} G",
-    "card_passed": lambda e, c: f"the card sold was {card_name(c, e.data['card'])}",
-    "declined": lambda e, c: f"declines seat {e.data['buyer']}'s offer",
-    "action_spent": lambda e, c: "no face-up card can be bought: the action is spent",
-    "discover": lambda e, c: f"searches the {e.data['deck']} discovery deck",
-    "drew": lambda e, c: f"draws {card_name(c, e.data['card'])}"
-                         + (f" from the {e.data['deck']} discovery deck" if "deck" in e.data else ""),
-    "appease": lambda e, c: f"appeases {card_name(c, e.data['orchestra'])} "
-                            f"({e.data['markers']} marker(s) left)",
-    "special": lambda e, c: f"plays {card_name(c, e.data['card'])}",
-    "effect": _effect,
-    "exempt": lambda e, c: f"Financial advisor [S5]: no salary for {_names(c, e.data['orchestras'])}",
-    "venue_free": _venue_free,
-    "unpaid": lambda e, c: f"cannot pay {e.data['amount']} G",
-    "marker": _marker,
-    "orchestra_leaves": lambda e, c: f"{card_name(c, e.data['orchestra'])} gets a third "
-                                     "marker and leaves",
-    "rumour_void": lambda e, c: "has no orchestra for the rumour marker (Rumourmonger [S6])",
-    "month_end": lambda e, c: f"end of month {e.month}: " + "; ".join(
-        f"seat {s} fame {f}, {m} G"
-        for s, (f, m) in enumerate(zip(e.data["fame"], e.data["money"], strict=True))),
-    "award": _award,
-    "marker_penalty": lambda e, c: f"-{e.data['markers']} fame for dissent markers",
-    "final": _final,
-}
+def _body(e: Event, c: CardSet) -> str:  # one case a kind
+    match e:
+        case ev.Setup():
+            return f"set-up: {e.money} G each, start player seat {e.start_player}, {e.months} months"
+        case ev.RemovedOrchestras() | ev.RemovedCards():
+            return "3-player game: cards removed from the game"
+        case ev.Deal():
+            return "dealt " + "; ".join(card_name(c, x) for x in e.cards)
+        case ev.Month():
+            return f"month {e.month_} begins, start player seat {e.start_player}"
+        case ev.Auction():
+            return f"auction of {card_name(c, e.card)}"
+        case ev.AuctionBanned():
+            return "takes no part in this auction (Auctioneer [S1])"
+        case ev.Bid():
+            return f"bids {e.amount} G"
+        case ev.PassAuction():
+            return "passes"
+        case ev.SpecialBought():
+            return f"takes {card_name(c, e.card)} for {e.price} G"
+        case ev.Unsold():
+            return f"nobody bid: {card_name(c, e.card)} goes under the deck"
+        case ev.SpecialRevealed():
+            return f"next special card: {card_name(c, e.card)}"
+        case ev.NoAuction():
+            return "special deck empty: no auction"
+        case ev.MediaBid():
+            return f"secretly bids {e.amount} G for the media"
+        case ev.Critic():
+            return f"Critic [S2]: bid {e.bid} G counts as {e.counts} G"
+        case ev.MediaReveal():  # the list by seat, as tests/test_browser.py reads it
+            return f"media bids revealed: {list(e.bids)}"
+        case ev.MediaTie():
+            return "wins the media tie (less fame, then chance)"
+        case ev.NoMedia():
+            return "nobody bid for the media"
+        case ev.Media():
+            return f"takes the media token for {e.bid} G"
+        case ev.ChapelFree():
+            return f"has strictly the least fame ({e.fame}): the Chapel is free"
+        case ev.Venue():
+            return f"takes the {e.area}"
+        case ev.PassRound():
+            return f"passes round {e.round}"
+        case ev.ActionTaken():
+            return f"round {e.round}: {e.action}"
+        case ev.Concert():
+            return _concert(e, c)
+        case ev.Fame():
+            return f"fame {e.delta:+d} -> {e.fame} ({e.reason})"
+        case ev.Pay():
+            return (f"pays {e.amount} G" + (f" to seat {e.to}" if e.to is not None else "")
+                    + f" ({e.reason}) -> {e.money} G")
+        case ev.Income():
+            return f"receives {e.amount} G ({e.reason}) -> {e.money} G"
+        case ev.Hire():
+            return f"hires {card_name(c, e.orchestra)}"
+        case ev.Poach():
+            return (f"hires {card_name(c, e.orchestra)} away from seat {e.from_} "
+                    f"for {e.price} G")
+        case ev.PoachRefused():
+            return f"refuses to let seat {e.buyer} hire {card_name(c, e.orchestra)}"
+        case ev.Buy():
+            return f"buys {card_name(c, e.card)}"
+        case ev.Offer():
+            return (f"offers seat {e.seller} {e.price} G for a card"
+                    + ("" if e.era == "any" else f" of the {e.era} era"))
+        case ev.Sold():
+            return f"sells a card to seat {e.buyer} for {e.price} G"
+        case ev.CardPassed():
+            return f"the card sold was {card_name(c, e.card)}"
+        case ev.Declined():
+            return f"declines seat {e.buyer}'s offer"
+        case ev.ActionSpent():
+            return "no face-up card can be bought: the action is spent"
+        case ev.Discover():
+            return f"searches the {e.deck} discovery deck"
+        case ev.Drew():
+            return (f"draws {card_name(c, e.card)}"
+                    + (f" from the {e.deck} discovery deck" if e.deck is not None else ""))
+        case ev.Appease():
+            return f"appeases {card_name(c, e.orchestra)} ({e.markers} marker(s) left)"
+        case ev.SpecialPlayed():
+            return f"plays {card_name(c, e.card)}"
+        case ev.Exempt():
+            return f"Financial advisor [S5]: no salary for {_names(c, e.orchestras)}"
+        case ev.VenueFree():
+            return _venue_free(e)
+        case ev.Unpaid():
+            return f"cannot pay {e.amount} G"
+        case ev.Marker():
+            return _marker(e, c)
+        case ev.OrchestraLeaves():
+            return f"{card_name(c, e.orchestra)} gets a third marker and leaves"
+        case ev.RumourVoid():
+            return "has no orchestra for the rumour marker (Rumourmonger [S6])"
+        case ev.MonthEnd():
+            return f"end of month {e.month}: " + "; ".join(
+                f"seat {s} fame {f}, {m} G" for s, (f, m) in enumerate(zip(e.fame, e.money, strict=True)))
+        case ev.Award():
+            return _award(e)
+        case ev.MarkerPenalty():
+            return f"-{e.markers} fame for dissent markers"
+        case ev.FinalResult():
+            return _final(e)
+    if e.kind == "effect":
+        return special_effect(e, c)
+    return f"{e.kind} {e.data}"
 
 
 def describe_event(event: Event, cards: CardSet) -> str:
     """One line in words, with the rule id, e.g. ``seat 2: takes the dome [P3.1]``."""
-    fmt = _FORMATS.get(event.kind)
-    body = fmt(event, cards) if fmt else f"{event.kind} {event.data}"
+    body = _body(event, cards)
     who = f"seat {event.player}: " if event.player is not None else ""
     return f"{who}{body} [{event.rule}]"

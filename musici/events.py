@@ -740,6 +740,18 @@ EFFECTS: dict[str, type[Event]] = {
                         AdvisorPlayed, RumourmongerPlayed, CollectorPlayed, ThiefPlayed)
 }
 
+#: The records with a ``card`` field (a card id; for ``Drew``, ``Buy``, … the card moved).
+WITH_CARD = (AuctionBanned, Auction, SpecialBought, Unsold, SpecialRevealed, Critic, Buy,
+             CardPassed, Drew, SpecialPlayed, AuctioneerPlayed, CriticPlayed, TourGuidePlayed,
+             EducatorPlayed, AdvisorPlayed, RumourmongerPlayed, CollectorPlayed, ThiefPlayed,
+             VenueFree, Exempt, RumourVoid, Fame, Income, OrchestraLeaves, Marker, Concert)
+
+
+def card_of(event: Event) -> str | None:
+    """The ``card`` field of ``event``, if its record has one."""
+    return event.card if isinstance(event, WITH_CARD) else None
+
+
 _HEADER = frozenset(f.name for f in fields(Event))
 _HEADER_KEYS = frozenset({"month", "phase", "kind", "rule", "player", "data", "private"})
 
@@ -814,5 +826,5 @@ def _pick(kind: str, data: dict[str, Any]) -> type[Event]:
     raise ValueError(f"event {kind!r}: {' / '.join(problems)}")
 
 
-__all__ = ["EFFECTS", "RECORDS", "Event", "payload_fields", "record",
+__all__ = ["EFFECTS", "RECORDS", "WITH_CARD", "Event", "card_of", "payload_fields", "record",
            *(c.__name__ for c in RECORDS), "ConcertRestoration"]

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from musici.cards import CardSet
 from musici.describe import PHASE_NAMES, card_name
+from musici.events import MarkerPenalty
 
 if TYPE_CHECKING:
     from musici.engine import Game
@@ -165,8 +166,8 @@ def results_html(game: Game) -> str:
                     [[a["award"], a["rule"], a["counts"],
                       ", ".join(f"seat {s}" for s in a["winners"]), a["share"]]
                      for a in res["awards"]])
-    penalties = [e for e in game.events if e.kind == "marker_penalty"]
-    extra = "".join(f"<div>seat {_e(e.player)}: -{_e(e.data['markers'])} fame for dissent "
+    penalties = [e for e in game.events if isinstance(e, MarkerPenalty)]
+    extra = "".join(f"<div>seat {_e(e.player)}: -{_e(e.markers)} fame for dissent "
                     f"markers [END.5]</div>" for e in penalties)
     if res.get("tie_break"):
         extra += "<div>fame tied at the top: money decides [END.WIN]</div>"

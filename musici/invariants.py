@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from musici import events as ev
 from musici.cards import (
     DISCOVERY_COUNT_PER_DECK,
     ORCHESTRA_COUNTS,
@@ -231,13 +232,12 @@ def check_events(game: Game, since: int = 0, last: tuple[int, int] = (0, 0)) -> 
             fail("event of an unknown seat")
         if e.private is not None and any(not 0 <= s < game.n for s in e.private):
             fail("private event for an unknown seat")
-        data = e.data
-        if e.kind in ("pay", "income"):
-            if data["money"] < 0 or data["amount"] < 0 or data["amount"] % MONEY_UNIT:
+        if isinstance(e, ev.Pay | ev.Income):
+            if e.money < 0 or e.amount < 0 or e.amount % MONEY_UNIT:
                 fail(f"payment leaves negative money or is not a multiple of {MONEY_UNIT} G (COMP.8)")
-        elif e.kind == "fame" and floor and data["fame"] < 0:
+        elif isinstance(e, ev.Fame) and floor and e.fame < 0:
             fail("fame below 0 (P5.8)")
-        elif e.kind == "marker" and not 1 <= data["markers"] <= 2:
+        elif isinstance(e, ev.Marker) and not 1 <= e.markers <= 2:
             fail("an orchestra with more than 2 markers (P5.7)")
     return last
 

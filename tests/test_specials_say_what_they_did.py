@@ -315,8 +315,9 @@ def test_best_of_card_explanation_names_the_other_corner_after_the_media(media, 
     cards = standard_cardset()
     s01 = cards.music["S01"]  # Bach, Mass in B minor: both corners
     assert s01.authentic == (2, 2) and s01.modern == (3, 3)
-    data = {"card": "S01", "style": "authentic", "brought": [2, 2], "markers": 0,
-            "media": media, "rating": "good", "restoration": None}
+    from musici.events import Concert
+    data = Concert(1, "P4", "P4.CONCERT.4", 0, "S01", "score", "authentic", (), (), (2, 2),
+                   (2, 2), 0, media, "dome", "good", "good", (), 0, None, 0, 0)
     best = RuleSet.from_options({"RULING-STYLE": "best-of-card"})
     text, rule = other_corner(data, cards, best)
     assert rule == "RULING-STYLE"

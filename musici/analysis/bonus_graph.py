@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import pandas as pd
 
+from musici import events as ev
 from musici import rating as R
 from musici.analysis.palette import ERA_COLOURS
 from musici.cards import SPECIAL_NAMES, CardSet
@@ -112,14 +113,15 @@ def bonus_breakdown(cards: CardSet, discovery_id: str, played: Sequence[str], *,
     return frame
 
 
-def _played_before(game: Game, seat: int, discovery_id: str) -> tuple[list[str], Any]:
+def _played_before(game: Game, seat: int, discovery_id: str
+                   ) -> tuple[list[str], ev.Concert | None]:
     """The seat's cards played before ``discovery_id`` (all, if it is not played yet),
     and that concert's event if it was played."""
     played = list(game.players[seat].played)
     if discovery_id not in played:
         return played, None
-    event = next((e for e in game.events if e.kind == "concert" and e.player == seat
-                  and e.data["card"] == discovery_id), None)
+    event = next((e for e in game.events if isinstance(e, ev.Concert) and e.player == seat
+                  and e.card == discovery_id), None)
     return played[:played.index(discovery_id)], event
 
 
@@ -139,10 +141,10 @@ def bonus_for_seat(game: Game, seat: int, discovery_id: str, *, good: bool | Non
     played, event = _played_before(game, seat, discovery_id)
     pioneer_card = "P5" if card.deck == "modern" else "P6"
     if event is not None:
-        matches = event.data["restoration"]["matches"]
+        matches = event.restoration.matches if event.restoration is not None else ()
         pioneer = any(m[0] == pioneer_card for m in matches)
         if good is None:
-            good = event.data["rating"] == R.GOOD
+            good = event.rating == R.GOOD
     else:
         pioneer = pioneer_card in game.players[seat].permanent
     frame = bonus_breakdown(

@@ -27,6 +27,7 @@ from typing import Any
 import networkx as nx
 
 from musici import economy as E
+from musici import events as ev
 from musici import rating as R
 from musici import scoring
 from musici.analysis.explain_specials import explain_special, other_corner
@@ -108,27 +109,28 @@ def _index(events: Sequence[Event], event: Event) -> int | None:
 def _fame_before(events: Sequence[Event], index: int, seat: int | None) -> int:
     """``seat``'s fame just before ``events[index]`` (every change is a "fame" event)."""
     for e in reversed(events[:index]):
-        if e.kind == "fame" and e.player == seat:
-            return int(e.data["fame"])
+        if isinstance(e, ev.Fame) and e.player == seat:
+            return e.fame
     return 0
 
 
-def _concert_fame_lines(event: Event, opts: Any, events: Sequence[Event] | None) -> list[Line]:
+def _concert_fame_lines(event: ev.Concert, opts: Any, events: Sequence[Event] | None
+                        ) -> list[Line]:
     """The concert's fame change (P4.CONCERT.4) and, if fame stopped at 0, the P5.8 floor:
     read from the seat's following fame event when ``events`` are given, else the rules."""
-    fame = event.data["fame"]
+    fame = event.fame
     lines = [Line(f"Fame {fame:+d}, " + ("gained" if fame >= 0 else "lost") + " at once",
                   "P4.CONCERT.4")]
     if fame >= 0:
         return lines
     at = _index(events, event) if events is not None else None
     if events is not None and at is not None:
-        change = next((i for i in range(at + 1, len(events)) if events[i].kind == "fame"
-                       and events[i].player == event.player
-                       and events[i].rule == "P4.CONCERT.4"), None)
-        if change is not None and events[change].data.get("floored"):
-            before = _fame_before(events, change, event.player)
-            after = events[change].data["fame"]
+        change = next(((i, e) for i, e in enumerate(events) if i > at
+                       and isinstance(e, ev.Fame) and e.player == event.player
+                       and e.rule == "P4.CONCERT.4"), None)
+        if change is not None and change[1].floored:
+            before = _fame_before(events, change[0], event.player)
+            after = change[1].fame
             lines.append(Line(f"Fame never drops below 0: {before} → {after}, an actual change "
                               f"of {after - before:+d} instead of {fame:+d}", "P5.8"))
         return lines
@@ -149,19 +151,19 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, 
 
     ``events``: the game's events (holding ``event``); with them a fame loss stopped at 0
     (P5.8) shows the actual change, read from the seat's following fame event."""
-    if event.kind != "concert":
+    if not isinstance(event, ev.Concert):
         raise ValueError(f"explain_concert needs a 'concert' event, got {event.kind!r}")
     rules = _rules(rules)
     opts = rules.options
-    d = event.data
-    card = cards.music[d["card"]]
+    d = event
+    card = cards.music[d.card]
     composer = cards.composers[card.composer]
-    style = d["style"]
-    required, brought = tuple(d["required"]), tuple(d["brought"])
+    style = d.style
+    required, brought = d.required, d.brought
     matches_style = card.has_style(style)
     need, have = sum(required), sum(brought)
-    reasons = set(d["reasons"])
-    poor = d["base_rating"] == R.POOR
+    reasons = set(d.reasons)
+    poor = d.base_rating == R.POOR
     lines: list[Line] = []
 
     kind_rule = "COMP.7" if card.kind == "discovery" else "COMP.5"
@@ -181,19 +183,19 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, 
     lines.append(Line(
         f"Judged in the {style} style ({corner}): required {_musicians(required)}", style_rule))
     performers = []
-    for item in d["orchestras"]:
+    for item in d.orchestras:
         if item in cards.orchestras:
             o = cards.orchestras[item]
             performers.append(f"{o.name} [{item}] ({o.style} {o.part})")
         else:
             performers.append(f"{SPECIAL_NAMES.get(item, item)} [{item}] (virtuoso)")
     capacity = ""
-    room = E.capacity(d["venue"]) if d["venue"] is not None else None
+    room = E.capacity(d.venue) if d.venue is not None else None
     if room is not None:
-        capacity = f"; the {_area(d['venue'])} holds {room * 10} musicians"
+        capacity = f"; the {_area(d.venue)} holds {room * 10} musicians"
     lines.append(Line(
         f"Brought {_musicians(brought)} ({have * 10} of {need * 10} required): "
-        f"{', '.join(performers)}; {d['markers']} dissent marker(s) on stage{capacity}",
+        f"{', '.join(performers)}; {d.markers} dissent marker(s) on stage{capacity}",
         "P4.CONCERT.2"))
     # SPECIAL.P3/P4: a virtuoso on stage is named with what it counts as.
     lines += [Line(text, rule) for text, rule in explain_special(event, cards)]
@@ -210,10 +212,10 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, 
                         else "not in the card's own style"),
         ("RATE.POOR.3", f"the card asks for {' and '.join(missing)} and none were brought"
                         if missing else "every section the card asks for is on stage"),
-        ("RATE.POOR.4", f"{d['markers']} dissent marker(s) on stage (poor from 2)"),
+        ("RATE.POOR.4", f"{d.markers} dissent marker(s) on stage (poor from 2)"),
     ]
     if card.kind == "discovery":
-        found = bool(d["restoration"] and d["restoration"]["found"])
+        found = bool(d.restoration and d.restoration.found)
         checks.append(("RATE.POOR.5", "restoration found nothing (RESTORE.1)" if not found
                        else "restoration found something (RESTORE.1)"))
     for rule, why in checks:
@@ -225,54 +227,53 @@ def explain_concert(event: Event, cards: CardSet, rules: RuleSet | None = None, 
                         else "the style matches the card"),
         ("RATE.FAIR.2", f"own style, {gap} (fair when exactly 10 short)"
                         if matches_style else "not in the card's own style"),
-        ("RATE.FAIR.3", f"{d['markers']} dissent marker(s) on stage (fair with exactly 1)"),
+        ("RATE.FAIR.3", f"{d.markers} dissent marker(s) on stage (fair with exactly 1)"),
     ]
     for rule, why in fair_checks:
         if poor:
             lines.append(Line(f"not checked (already poor): {why}", rule))
         else:
             lines.append(Line(f"{'holds' if rule in reasons else 'does not hold'}: {why}", rule))
-    base = d["base_rating"]
+    base = d.base_rating
     base_rule = {"poor": "RATE.POOR", "fair": "RATE.FAIR", "good": "RATE.GOOD"}[base]
-    held = ", ".join(r for r in d["reasons"] if r != "RATE.GOOD")
+    held = ", ".join(r for r in d.reasons if r != "RATE.GOOD")
     lines.append(Line(f"Rating before the media: {base}" + (f" ({held})" if held else
                                                             " (no poor or fair condition)"),
                       base_rule))
-    if d["media"]:
-        if d["rating"] != base:
+    if d.media:
+        if d.rating != base:
             lines.append(Line(f"Media holder: the rating goes up one level, {base} → "
-                              f"{d['rating']}", "RATE.MEDIA"))
+                              f"{d.rating}", "RATE.MEDIA"))
         else:
             lines.append(Line("Media holder, but a good concert stays good", "RATE.MEDIA"))
     else:
-        lines.append(Line(f"Not the media holder: the rating stays {d['rating']}", "RATE.MEDIA"))
-    lines.append(Line(f"Card fame for a {d['rating']} concert: {d['card_fame']}", "RATE.FAME"))
+        lines.append(Line(f"Not the media holder: the rating stays {d.rating}", "RATE.MEDIA"))
+    lines.append(Line(f"Card fame for a {d.rating} concert: {d.card_fame}", "RATE.FAME"))
 
-    total = d["card_fame"]
-    if d.get("restoration") is not None:
-        lines.extend(_explain_restoration(event, cards, card, rules))
-        rest = d["restoration"]
-        total = d["card_fame"] + rest["bonus"]
+    total = d.card_fame
+    rest = d.restoration
+    if rest is not None:
+        lines.extend(_explain_restoration(event, rest, cards, card, rules))
+        total = d.card_fame + rest.bonus
         cap = E.RESTORE_CAP
-        if rest["capped"]:
+        if rest.capped:
             lines.append(Line(f"Card fame + restoration = {total} > {cap}: a discovery card "
                               f"gives at most {cap}", "RESTORE.4"))
             total = cap
-        elif rest["bonus"]:
+        elif rest.bonus:
             lines.append(Line(f"Card fame + restoration = {total} (at most {cap})", "RESTORE.4"))
 
     lines.extend(_explain_tour(d, card, total, opts, cards))
     lines.extend(_concert_fame_lines(event, opts, events))
-    lines.append(Line(f"Income {d['income']} G, received in P5 settlement", "P5.1"))
+    lines.append(Line(f"Income {d.income} G, received in P5 settlement", "P5.1"))
     return lines
 
 
-def _explain_restoration(event: Event, cards: CardSet, card: MusicCard,
-                         rules: RuleSet) -> list[Line]:
-    rest = event.data["restoration"]
+def _explain_restoration(event: ev.Concert, rest: ev.ConcertRestoration, cards: CardSet,
+                         card: MusicCard, rules: RuleSet) -> list[Line]:
     opts = rules.options
     me = cards.composers[card.composer]
-    recorded = [tuple(m) for m in rest["matches"]]
+    recorded = rest.matches
     pioneer_ids = {"P5", "P6"}
     matched_cards = [m[0] for m in recorded if m[0] not in pioneer_ids]
     pioneers = [m[0] for m in recorded if m[0] in pioneer_ids]
@@ -307,30 +308,30 @@ def _explain_restoration(event: Event, cards: CardSet, card: MusicCard,
             lines.append(Line(f"+1 {card_name(cards, m.card)}: one teaching lineage, "
                               f"{_lineage_path(cards, them.id, me.id)}", "RESTORE.2"))
     lineage_only = opts["RULING-RESTORE-GOOD"] == "lineage-good-only"
-    good = event.data["rating"] == R.GOOD
-    bonus = scoring.restoration_bonus(again, event.data["rating"], rules)
+    good = event.rating == R.GOOD
+    bonus = scoring.restoration_bonus(again, event.rating, rules)
     points = sum(m.nationality_or_era + m.composer_or_lineage for m in again.matches)
-    if bonus != rest["bonus"] or [m.card for m in again.matches] != [m[0] for m in recorded]:
+    if bonus != rest.bonus or [m.card for m in again.matches] != [m[0] for m in recorded]:
         lines.append(Line(f"Note: with these rules the restoration would be +{bonus}; the game "
-                          f"recorded +{rest['bonus']} (played under other rule options?)",
+                          f"recorded +{rest.bonus} (played under other rule options?)",
                           "RESTORE.2"))
     rule_name = "RULING-RESTORE-GOOD" if lineage_only else "RESTORE.3"
     if good:
         why = "the concert is good: the whole bonus counts"
     elif lineage_only:
-        why = (f"the concert is {event.data['rating']}: only the nationality/era points count, "
+        why = (f"the concert is {event.rating}: only the nationality/era points count, "
                "the composer/lineage points need a good rating")
     else:
-        why = f"the concert is {event.data['rating']}, not good: the bonus does not count"
-    lines.append(Line(f"Restoration bonus +{rest['bonus']} of {points} point(s) found ({why})",
+        why = f"the concert is {event.rating}, not good: the bonus does not count"
+    lines.append(Line(f"Restoration bonus +{rest.bonus} of {points} point(s) found ({why})",
                       rule_name))
     return lines
 
 
-def _explain_tour(d: dict[str, Any], card: MusicCard, total: int, opts: Any,
+def _explain_tour(d: ev.Concert, card: MusicCard, total: int, opts: Any,
                   cards: CardSet) -> list[Line]:
-    venue = d["venue"]
-    if venue not in cards.tours:
+    venue = d.venue
+    if venue is None or venue not in cards.tours:
         return [Line(f"In the {_area(venue)}: no tour multiplier", "P3.HALL")]
     _, _, (fn, fd), (inum, iden) = cards.tours[venue]  # the card set's terms, as played
     away = opts["RULING-ROUNDING"] == "away-from-zero"
@@ -342,7 +343,7 @@ def _explain_tour(d: dict[str, Any], card: MusicCard, total: int, opts: Any,
         lines.append(Line(f"On the {_area(venue)}: fame {total} ×{fn / fd:g} = {exact:g}"
                           f"{no_income}", "P3.TOUR"))
         if exact != int(exact):
-            lines.append(Line(f"{exact:g} fame rounded {rounding} to {d['fame']}", "P3.TOUR.4"))
+            lines.append(Line(f"{exact:g} fame rounded {rounding} to {d.fame}", "P3.TOUR.4"))
     else:
         if total > 0:
             lines.append(Line(f"On the {_area(venue)}: the concert's {total} fame is given up",
@@ -356,16 +357,16 @@ def _explain_tour(d: dict[str, Any], card: MusicCard, total: int, opts: Any,
                           "P3.TOUR"))
         if exact_income % E.MONEY_UNIT:
             lines.append(Line(f"{exact_income:g} G rounded {rounding} to {E.MONEY_UNIT} G: "
-                              f"{d['income']} G", "P3.TOUR.4"))
+                              f"{d.income} G", "P3.TOUR.4"))
     return lines
 
 
 # ---------------------------------------------------------------------------- payments
-def _pay_lines(event: Event, cards: CardSet) -> list[Line]:
-    d, rule = event.data, event.rule
-    amount, reason = d["amount"], d["reason"]
-    to = f" to seat {d['to']}" if d.get("to") is not None else " to the bank"
-    head = f"Pays {amount} G{to} → {d['money']} G left"
+def _pay_lines(d: ev.Pay, cards: CardSet) -> list[Line]:
+    rule = d.rule
+    amount, reason = d.amount, d.reason
+    to = f" to seat {d.to}" if d.to is not None else " to the bank"
+    head = f"Pays {amount} G{to} → {d.money} G left"
     lines: list[Line] = []
     if rule == "P1.3":
         lines.append(Line(f"{head}: the highest bid won the special-card auction", rule))
@@ -407,93 +408,91 @@ def _pay_lines(event: Event, cards: CardSet) -> list[Line]:
     return lines
 
 
-def _income_lines(event: Event) -> list[Line]:
-    d, rule = event.data, event.rule
-    head = f"Receives {d['amount']} G → {d['money']} G"
+def _income_lines(d: ev.Income) -> list[Line]:
+    rule = d.rule
+    head = f"Receives {d.amount} G → {d.money} G"
     why = {
         "P5.1": "the concert's income (after any tour multiplier)",
         "P4.4": f"no concert and at most {_actions(E.IDLE_MAX_ACTIONS)} this month: "
                 f"{E.IDLE_BONUS} G from the bank",
         "SPECIAL.P1": f"Guarneri violin: {E.GUARNERI_BONUS} G in a month with a concert",
-    }.get(rule, d["reason"])
+    }.get(rule, d.reason)
     return [Line(f"{head}: {why}", rule)]
 
 
-def _fame_lines(event: Event) -> list[Line]:
-    d, rule = event.data, event.rule
-    head = f"Fame {d['delta']:+d} → {d['fame']}"
+def _fame_lines(d: ev.Fame) -> list[Line]:
+    rule = d.rule
+    head = f"Fame {d.delta:+d} → {d.fame}"
     why = {
-        "P4.CONCERT.4": f"the {d['reason']}",
-        "P5.2": f"commercial tour paid in fame ({d['reason']})",
-        "P4.3": f"no concert: half a commercial tour's fame cost ({d['reason']})",
+        "P4.CONCERT.4": f"the {d.reason}",
+        "P5.2": f"commercial tour paid in fame ({d.reason})",
+        "P4.3": f"no concert: half a commercial tour's fame cost ({d.reason})",
         "RULING-UNPAID-VENUE": f"1 fame per started {E.UNPAID_VENUE_STEP} G of venue cost not "
-                               f"paid ({d['reason']})",
+                               f"paid ({d.reason})",
         "SPECIAL.P2": f"Stradivari cello: +{E.STRADIVARI_FAME} fame in a month with a concert",
         "SPECIAL.P7": f"Journalist: +{E.JOURNALIST_FAME} fame, alone in a hall or on a tour",
-    }.get(rule, d["reason"])
+    }.get(rule, d.reason)
     lines = [Line(f"{head}: {why}", rule)]
     if rule == "P4.3":
         lines.append(Line("Half a fame cost is rounded as RULING-HALF-FAME says",
                           "RULING-HALF-FAME"))
-    if d.get("floored"):
+    if d.floored:
         lines.append(Line("Fame never drops below 0: the loss stops at 0", "P5.8"))
     return lines
 
 
-def _marker_lines(event: Event, cards: CardSet) -> list[Line]:
-    d, rule = event.data, event.rule
+def _marker_lines(d: ev.Marker, cards: CardSet) -> list[Line]:
+    rule = d.rule
     why = {
         "P5.3": "its salary was not paid",
         "RULING-UNPAID-SURCHARGE": "the fame surcharge (P5.4) could not be paid",
         "SPECIAL.S6": "the Rumourmonger's marker",
-    }.get(rule, d["reason"])
+    }.get(rule, d.reason)
     return [
-        Line(f"Dissent marker on {card_name(cards, d['orchestra'])}: {why}; "
-             f"{d['markers']} marker(s) now", rule),
+        Line(f"Dissent marker on {card_name(cards, d.orchestra)}: {why}; "
+             f"{d.markers} marker(s) now", rule),
         Line("On stage 1 marker makes a concert fair, 2 make it poor", "RATE.FAIR.3"),
         Line("A third marker sends the orchestra away", "P5.7"),
         Line("Each marker left at the end costs 1 fame", "END.5"),
     ]
 
 
-def _unpaid_lines(event: Event) -> list[Line]:
-    d, rule = event.data, event.rule
+def _unpaid_lines(d: ev.Unpaid) -> list[Line]:
+    rule = d.rule
     if rule == "RULING-UNPAID-VENUE":
-        if d.get("fame"):
-            return [Line(f"Cannot pay {d['amount']} G of the venue: costs {d['fame']} fame "
+        if d.fame:
+            return [Line(f"Cannot pay {d.amount} G of the venue: costs {d.fame} fame "
                          f"(1 per started {E.UNPAID_VENUE_STEP} G)", rule)]
-        return [Line(f"Cannot pay {d['amount']} G of the venue: forgiven", rule)]
-    return [Line(f"Cannot pay the {d['amount']} G fame surcharge: forgiven", rule)]
+        return [Line(f"Cannot pay {d.amount} G of the venue: forgiven", rule)]
+    return [Line(f"Cannot pay the {d.amount} G fame surcharge: forgiven", rule)]
 
 
-def _award_lines(event: Event) -> list[Line]:
-    d = event.data
-    winners = ", ".join(f"seat {s}" for s in d["winners"])
-    lines = [Line(f"Award '{d['award']}': counts {d['counts']} per seat; most: {winners}; "
-                  f"+{d['share']} fame each", event.rule)]
-    if len(d["winners"]) > 1:
-        lines.append(Line(f"{len(d['winners'])} players tied: they share the award", "END.6"))
+def _award_lines(d: ev.Award) -> list[Line]:
+    winners = ", ".join(f"seat {s}" for s in d.winners)
+    lines = [Line(f"Award '{d.award}': counts {d.counts} per seat; most: {winners}; "
+                  f"+{d.share} fame each", d.rule)]
+    if len(d.winners) > 1:
+        lines.append(Line(f"{len(d.winners)} players tied: they share the award", "END.6"))
     return lines
 
 
 def explain_payment(event: Event, cards: CardSet) -> list[Line]:
     """A money, fame, marker or award event: what was paid or received, and why."""
     kind = event.kind
-    if kind == "pay":
+    if isinstance(event, ev.Pay):
         return _pay_lines(event, cards)
-    if kind == "income":
+    if isinstance(event, ev.Income):
         return _income_lines(event)
-    if kind == "unpaid":
+    if isinstance(event, ev.Unpaid):
         return _unpaid_lines(event)
-    if kind == "fame":
+    if isinstance(event, ev.Fame):
         return _fame_lines(event)
-    if kind == "marker":
+    if isinstance(event, ev.Marker):
         return _marker_lines(event, cards)
-    if kind == "award":
+    if isinstance(event, ev.Award):
         return _award_lines(event)
-    if kind == "marker_penalty":
-        return [Line(f"-{event.data['markers']} fame: one per dissent marker at the end",
-                     event.rule)]
+    if isinstance(event, ev.MarkerPenalty):
+        return [Line(f"-{event.markers} fame: one per dissent marker at the end", event.rule)]
     raise ValueError(f"explain_payment does not explain {kind!r} events; "
                      f"expected one of {', '.join(PAYMENT_KINDS)}")
 
@@ -502,7 +501,7 @@ def explain_event(event: Event, cards: CardSet, rules: RuleSet | None = None, *,
                   events: Sequence[Event] | None = None) -> list[Line]:
     """Any event: concerts and payments in detail, everything else in one described line.
     ``events``: the game's events, for what a concert's explanation reads from later ones."""
-    if event.kind == "concert":
+    if isinstance(event, ev.Concert):
         return explain_concert(event, cards, rules, events=events)
     special = [Line(text, rule) for text, rule in explain_special(event, cards)]
     if event.kind in PAYMENT_KINDS:

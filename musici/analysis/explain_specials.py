@@ -8,8 +8,7 @@ RULING-STYLE=best-of-card (the two corners are compared after the media, RATE.ME
 
 from __future__ import annotations
 
-from typing import Any
-
+from musici import events as ev
 from musici import rating as R
 from musici import scoring
 from musici.cards import CardSet
@@ -35,15 +34,15 @@ _WHY: dict[str, str] = {
 
 def special_of(event: Event) -> str | None:
     """The special card an event shows acting, or ``None``."""
-    card = event.data.get("card")
     if event.kind == "effect" or event.rule.startswith("SPECIAL."):
-        return card if isinstance(card, str) else event.rule.removeprefix("SPECIAL.")
-    if event.kind == "critic":
+        card = ev.card_of(event)
+        return card if card is not None else event.rule.removeprefix("SPECIAL.")
+    if isinstance(event, ev.Critic):
         return "S2"
-    if event.kind == "auction_banned":
+    if isinstance(event, ev.AuctionBanned):
         return "S1"
-    if event.kind == "concert" and event.data.get("virtuosos"):
-        return str(event.data["virtuosos"][0])
+    if isinstance(event, ev.Concert) and event.virtuosos:
+        return event.virtuosos[0]
     return None
 
 
@@ -52,58 +51,60 @@ def explain_special(event: Event, cards: CardSet) -> list[tuple[str, str]]:
     card = special_of(event)
     if card is None or card not in cards.specials:
         return []
-    d = event.data
     name = card_name(cards, card)
     rule = f"SPECIAL.{card}"
     lines: list[tuple[str, str]] = []
     if event.kind == "effect":
-        lines.append((special_effect(d, cards), rule))
+        lines.append((special_effect(event, cards), rule))
         if card in _WHY:
             lines.append((_WHY[card], rule))
-    elif event.kind == "venue_free":
-        saved = f"{d['money']} G" if d.get("money") else f"{d.get('fame', 0)} fame"
-        lines.append((f"{name}: the {d['area']} costs nothing (saves {saved})", rule))
-    elif event.kind == "exempt":
-        orchs = ", ".join(card_name(cards, o) for o in d["orchestras"])
+    elif isinstance(event, ev.VenueFree):
+        saved = f"{event.money} G" if event.money else f"{event.fame or 0} fame"
+        lines.append((f"{name}: the {event.area} costs nothing (saves {saved})", rule))
+    elif isinstance(event, ev.Exempt):
+        orchs = ", ".join(card_name(cards, o) for o in event.orchestras)
         lines.append((f"{name}: no salary and no marker for {orchs}", rule))
-    elif event.kind in ("marker", "orchestra_leaves", "rumour_void"):
-        lines.append((f"{name} played by seat {d['owner']}: " + (
-            "no orchestra to take the marker" if event.kind == "rumour_void"
-            else f"marker on {card_name(cards, d['orchestra'])}"), rule))
-    elif event.kind == "critic":
-        lines.append((f"{name}: the bid of {d['bid']} G counts as {d['counts']} G", "P2.5"))
-    elif event.kind == "auction_banned":
+    elif isinstance(event, ev.RumourVoid):
+        lines.append((f"{name} played by seat {event.owner}: no orchestra to take the marker",
+                      rule))
+    elif isinstance(event, (ev.Marker, ev.OrchestraLeaves)):
+        lines.append((f"{name} played by seat {event.owner}: "
+                      f"marker on {card_name(cards, event.orchestra)}", rule))
+    elif isinstance(event, ev.Critic):
+        lines.append((f"{name}: the bid of {event.bid} G counts as {event.counts} G", "P2.5"))
+    elif isinstance(event, ev.AuctionBanned):
         lines.append((f"{name}: this player was named last month and sits out", "P1.7"))
-    elif event.kind == "drew":
-        lines.append((f"{name}: drew {card_name(cards, d['card'])} from the {d['deck']} "
+    elif isinstance(event, ev.Drew):
+        lines.append((f"{name}: drew {card_name(cards, event.card)} from the {event.deck} "
                       "discovery deck (only you see which card)", rule))
-    elif event.kind == "concert":
-        for v in d["virtuosos"]:
+    elif isinstance(event, ev.Concert):
+        for v in event.virtuosos:
             lines.append((f"{card_name(cards, v)} plays as one instrumental orchestra "
                           "(10 musicians, no salary, counts against the hall)", f"SPECIAL.{v}"))
-    elif event.kind in ("income", "fame"):
-        amount = f"{d['amount']} G" if event.kind == "income" else f"{d['delta']:+d} fame"
-        lines.append((f"{name}: {amount} ({d['reason']})", rule))
+    elif isinstance(event, ev.Income):
+        lines.append((f"{name}: {event.amount} G ({event.reason})", rule))
+    elif isinstance(event, ev.Fame):
+        lines.append((f"{name}: {event.delta:+d} fame ({event.reason})", rule))
     return lines
 
 
-def other_corner(data: dict[str, Any], cards: CardSet, rules: RuleSet) -> tuple[str, str] | None:
+def other_corner(concert: ev.Concert, cards: CardSet, rules: RuleSet) -> tuple[str, str] | None:
     """Under RULING-STYLE=best-of-card, the rating the card's *other* corner would have given
     this concert, compared like the engine after the media upgrade (``None`` when the
     ruling is off or the card has one corner)."""
-    card = cards.music[data["card"]]
+    card = cards.music[concert.card]
     if rules.options["RULING-STYLE"] != "best-of-card" or not (
             card.has_style("authentic") and card.has_style("modern")):
         return None
-    judged = data["style"]
+    judged = concert.style
     other = "modern" if judged == "authentic" else "authentic"
-    restored = data["restoration"] is None or bool(data["restoration"]["found"])
-    rated = scoring.rate_against(card, other, tuple(data["brought"]), data["markers"],
-                                 rules=rules, restored=restored, media=data["media"])
-    after = " after the media upgrade" if data["media"] else ""
-    own = cards.performer(data["orchestras"][0])[0] if data.get("orchestras") else judged
+    restored = concert.restoration is None or concert.restoration.found
+    rated = scoring.rate_against(card, other, concert.brought, concert.markers,
+                                 rules=rules, restored=restored, media=concert.media)
+    after = " after the media upgrade" if concert.media else ""
+    own = cards.performer(concert.orchestras[0])[0] if concert.orchestras else judged
     verdict = ("so the better corner was taken" if R.LEVELS.index(rated.level)
-               < R.LEVELS.index(data["rating"]) else "equal, so the orchestras' own style")
+               < R.LEVELS.index(concert.rating) else "equal, so the orchestras' own style")
     return (f"The orchestras were of the {own} style. The card's other corner ({other}) "
-            f"would have rated {rated.level}{after}, against {data['rating']} in the "
+            f"would have rated {rated.level}{after}, against {concert.rating} in the "
             f"{judged} corner: {verdict}", "RULING-STYLE")

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from musici import economy as E
+from musici import events as ev
 from musici.events import Event
 
 if TYPE_CHECKING:
@@ -72,23 +73,23 @@ class SeatMonth:
         return self.money_after - self.money_before
 
 
-def _pay_why(event: Event) -> str:
-    d, rule = event.data, event.rule
+def _pay_why(d: ev.Pay) -> str:
+    rule = d.rule
     if rule in ("P5.2", "P4.3"):  # a venue (hall rent or tour), or P4.3's half salaries
-        reason = str(d.get("reason", ""))
+        reason = d.reason
         if reason.startswith("salaries"):
             return "salaries"
-        venue = d.get("venue") or reason
+        venue = d.venue or reason
         return ("rent" if venue in E.HALLS else "tour") + (", no concert" if rule == "P4.3"
                                                           else "")
-    return _PAY_WHY.get(rule, str(d.get("reason", rule)))
+    return _PAY_WHY.get(rule, d.reason)
 
 
 def _month_bounds(game: Game, month: int) -> tuple[int, int]:
     """(first, last) index of ``month``'s events: from its "month" event to its
     "month_end" event; raises ValueError if the month has not ended."""
     start = next((i for i, e in enumerate(game.events)
-                  if e.kind == "month" and e.data["month"] == month), None)
+                  if isinstance(e, ev.Month) and e.month_ == month), None)
     end = next((i for i, e in enumerate(game.events)
                 if e.kind == "month_end" and e.month == month), None)
     if start is None or end is None:
@@ -101,10 +102,10 @@ def _before(game: Game, start: int) -> tuple[list[int], list[int]]:
     """Fame and money of every seat just before ``game.events[start]``: the previous
     month's end, or the set-up (fame 0, the starting money)."""
     for e in reversed(game.events[:start]):
-        if e.kind == "month_end":
-            return list(e.data["fame"]), list(e.data["money"])
-        if e.kind == "setup":
-            return [0] * game.n, [int(e.data["money"])] * game.n
+        if isinstance(e, ev.MonthEnd):
+            return list(e.fame), list(e.money)
+        if isinstance(e, ev.Setup):
+            return [0] * game.n, [e.money] * game.n
     raise ValueError("the game has no set-up event")
 
 
@@ -123,21 +124,22 @@ def month_summary(game: Game, month: int) -> list[SeatMonth]:
         entry[1] += dmoney
 
     for e in game.events[start:end]:
-        d, seat = e.data, e.player
+        seat = e.player
         if seat is None:
             continue
-        if e.kind == "fame":
-            add(seat, _FAME_WHY.get(e.rule, str(d["reason"])), e.rule, d["fame"] - fame[seat], 0)
-            fame[seat] = d["fame"]
-        elif e.kind == "pay":
-            add(seat, _pay_why(e), e.rule, 0, -d["amount"])
-            if d.get("to") is not None:  # a card sold or an orchestra hired away
-                add(d["to"], f"card sold to seat {seat}" if e.rule == "P4.BUY.2"
-                    else f"orchestra hired away by seat {seat}", e.rule, 0, d["amount"])
-        elif e.kind == "income":
-            add(seat, _INCOME_WHY.get(e.rule, str(d["reason"])), e.rule, 0, d["amount"])
-    after = game.events[end].data
-    return [SeatMonth(s, before[0][s], after["fame"][s], before[1][s], after["money"][s],
+        if isinstance(e, ev.Fame):
+            add(seat, _FAME_WHY.get(e.rule, e.reason), e.rule, e.fame - fame[seat], 0)
+            fame[seat] = e.fame
+        elif isinstance(e, ev.Pay):
+            add(seat, _pay_why(e), e.rule, 0, -e.amount)
+            if e.to is not None:  # a card sold or an orchestra hired away
+                add(e.to, f"card sold to seat {seat}" if e.rule == "P4.BUY.2"
+                    else f"orchestra hired away by seat {seat}", e.rule, 0, e.amount)
+        elif isinstance(e, ev.Income):
+            add(seat, _INCOME_WHY.get(e.rule, e.reason), e.rule, 0, e.amount)
+    after = game.events[end]
+    assert isinstance(after, ev.MonthEnd)
+    return [SeatMonth(s, before[0][s], after.fame[s], before[1][s], after.money[s],
                       tuple(Change(why, rule, f, m) for (why, rule), (f, m)
                             in causes[s].items() if f or m))
             for s in range(game.n)]
@@ -211,10 +213,10 @@ def score_sheet(game: Game) -> ScoreSheet:
     won = [sum((a.share for a in awards if s in a.winners), Fraction(0)) for s in range(game.n)]
     markers = [0] * game.n
     for e in game.events:
-        if e.kind == "marker_penalty" and e.player is not None:
-            markers[e.player] += int(e.data["markers"])
-    before = next((list(e.data["fame"]) for e in reversed(game.events)
-                   if e.kind == "month_end"), [0] * game.n)
+        if isinstance(e, ev.MarkerPenalty) and e.player is not None:
+            markers[e.player] += e.markers
+    before = next((list(e.fame) for e in reversed(game.events)
+                   if isinstance(e, ev.MonthEnd)), [0] * game.n)
     rows = sorted((SheetRow(s, res["ranks"][s], before[s], won[s], markers[s],
                             Fraction(res["fame"][s]), res["money"][s], s in res["winners"])
                    for s in range(game.n)), key=lambda r: (r.rank, r.seat))

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from musici import events as ev
 from musici.analysis.palette import SEAT_COLOURS, strategy_colour
 from musici.economy import START_MONEY, SURCHARGES
 from musici.state import PHASES
@@ -51,19 +52,20 @@ def _x(month: int, phase: str) -> float:
     return 1.0 if phase == "SETUP" else float(month + 1)
 
 
-def _note(kind: str, data: dict[str, Any], rule: str) -> str:
-    if kind == "fame":
-        return f"fame {data['delta']:+d} ({data['reason']}) [{rule}]"
-    if kind == "pay":
-        to = f" to seat {data['to']}" if data.get("to") is not None else ""
-        return f"-{data['amount']} G{to} ({data['reason']}) [{rule}]"
-    if kind == "income":
-        return f"+{data['amount']} G ({data['reason']}) [{rule}]"
-    if kind == "unpaid":
-        return f"unpaid {data['amount']} G [{rule}]"
-    if kind == "marker":
-        return f"marker on {data['orchestra']} ({data['reason']}) [{rule}]"
-    return f"{kind} [{rule}]"
+def _note(e: ev.Event) -> str:
+    rule = e.rule
+    if isinstance(e, ev.Fame):
+        return f"fame {e.delta:+d} ({e.reason}) [{rule}]"
+    if isinstance(e, ev.Pay):
+        to = f" to seat {e.to}" if e.to is not None else ""
+        return f"-{e.amount} G{to} ({e.reason}) [{rule}]"
+    if isinstance(e, ev.Income):
+        return f"+{e.amount} G ({e.reason}) [{rule}]"
+    if isinstance(e, ev.Unpaid):
+        return f"unpaid {e.amount} G [{rule}]"
+    if isinstance(e, ev.Marker):
+        return f"marker on {e.orchestra} ({e.reason}) [{rule}]"
+    return f"{e.kind} [{rule}]"
 
 
 def fame_points(game: Game) -> pd.DataFrame:
@@ -106,23 +108,23 @@ def fame_points(game: Game) -> pd.DataFrame:
             for month, phase in _between(current, here):
                 close(month, phase, index)
             current = here
-        d, s = event.data, event.player
-        if event.kind == "fame" and s is not None:
-            deltas[s][0] += d["fame"] - fame[s]
-            fame[s] = d["fame"]
-        elif event.kind == "pay" and s is not None:
-            money[s] -= d["amount"]
-            deltas[s][1] -= d["amount"]
-            if d.get("to") is not None:
-                money[d["to"]] += d["amount"]
-                deltas[d["to"]][1] += d["amount"]
-                notes[d["to"]].append(f"+{d['amount']} G from seat {s} ({d['reason']}) "
-                                      f"[{event.rule}]")
-        elif event.kind == "income" and s is not None:
-            money[s] += d["amount"]
-            deltas[s][1] += d["amount"]
+        s = event.player
+        if isinstance(event, ev.Fame) and s is not None:
+            deltas[s][0] += event.fame - fame[s]
+            fame[s] = event.fame
+        elif isinstance(event, ev.Pay) and s is not None:
+            money[s] -= event.amount
+            deltas[s][1] -= event.amount
+            if event.to is not None:
+                money[event.to] += event.amount
+                deltas[event.to][1] += event.amount
+                notes[event.to].append(f"+{event.amount} G from seat {s} ({event.reason}) "
+                                       f"[{event.rule}]")
+        elif isinstance(event, ev.Income) and s is not None:
+            money[s] += event.amount
+            deltas[s][1] += event.amount
         if event.kind in _TRACKED and s is not None:
-            notes[s].append(_note(event.kind, d, event.rule))
+            notes[s].append(_note(event))
     else:
         last_index = len(game.events)
     close(*current, last_index)

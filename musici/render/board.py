@@ -20,6 +20,7 @@ from musici.describe import PHASE_NAMES
 
 # The one place this module reads the area numbers (P3.HALL, P3.TOUR).
 from musici.economy import HALLS, SURCHARGES, TOURS
+from musici.events import FinalResult
 from musici.render.cards import (
     BACK_COLOURS,
     ERA_COLOURS,
@@ -99,10 +100,10 @@ def _final_fame(view: PlayerView) -> dict[int, tuple[float, str]] | None:
     stops before the awards, so a board at game over must read it here."""
     if view.phase != "END":
         return None
-    final = next((e for e in reversed(view.history) if e.kind == "final"), None)
+    final = next((e for e in reversed(view.history) if isinstance(e, FinalResult)), None)
     if final is None:
         return None
-    return {s: (float(Fraction(f)), _mixed(Fraction(f))) for s, f in enumerate(final.data["fame"])}
+    return {s: (float(Fraction(f)), _mixed(Fraction(f))) for s, f in enumerate(final.fame)}
 
 
 _GLYPHS = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾"}

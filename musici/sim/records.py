@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, cast
 
+from musici import events as ev
 from musici.cards import CardSet
 from musici.engine import Game
 from musici.rules import RuleSet
@@ -294,48 +295,47 @@ class _CardLog:
             row[3] = seat
         row[6] += 1
 
-    def event(self, kind: str, rule: str, seat: Any, d: dict[str, Any]) -> None:
-        if kind == "setup":  # SETUP.2, SETUP.3: the first four of each market
-            self._reveal(self.score_market, list(d["scores"]))
-            self._reveal(self.orchestra_market, list(d["orchestras"]))
-        elif kind == "deal":  # SETUP.2
-            for card in d["cards"]:
+    def event(self, e: ev.Event, seat: Any) -> None:
+        if isinstance(e, ev.Setup):  # SETUP.2, SETUP.3: the first four of each market
+            self._reveal(self.score_market, list(e.scores))
+            self._reveal(self.orchestra_market, list(e.orchestras))
+        elif isinstance(e, ev.Deal):  # SETUP.2
+            for card in e.cards:
                 self._draw(card, seat)
-        elif kind == "drew":  # P4.DISCOVER.1, SPECIAL.S7
-            self._draw(d["card"], seat)
-        elif kind == "buy":  # P4.BUY.1, P4.BUY.3
-            self._take(d["card"], seat)
-            self._refill(self.score_market, d["card"], d["refill"])
-        elif kind == "card_passed":  # P4.BUY.2: sold from the seller's hand
-            self._take(d["card"], d["buyer"])
-        elif kind == "hire":  # P4.HIRE.1
-            self._take(d["orchestra"], seat)
-            self._refill(self.orchestra_market, d["orchestra"], d["refill"])
-        elif kind == "poach":  # P4.HIRE.2
-            self._take(d["orchestra"], seat)
-        elif kind == "concert":  # P4.CONCERT.1: the card leaves the hand for good
-            card = d["card"]
+        elif isinstance(e, ev.Drew):  # P4.DISCOVER.1, SPECIAL.S7
+            self._draw(e.card, seat)
+        elif isinstance(e, ev.Buy):  # P4.BUY.1, P4.BUY.3
+            self._take(e.card, seat)
+            self._refill(self.score_market, e.card, e.refill)
+        elif isinstance(e, ev.CardPassed):  # P4.BUY.2: sold from the seller's hand
+            self._take(e.card, e.buyer)
+        elif isinstance(e, ev.Hire):  # P4.HIRE.1
+            self._take(e.orchestra, seat)
+            self._refill(self.orchestra_market, e.orchestra, e.refill)
+        elif isinstance(e, ev.Poach):  # P4.HIRE.2
+            self._take(e.orchestra, seat)
+        elif isinstance(e, ev.Concert):  # P4.CONCERT.1: the card leaves the hand for good
+            card = e.card
             self._play(card, seat)
             self.cards[card][5] = -1
-            for orch in d["orchestras"]:
+            for orch in e.orchestras:
                 if orch in self.orchestras:
                     self._play(orch, seat)
-        elif kind == "orchestra_leaves":  # P5.7: under the deck; an empty slot takes it back
-            row = self._card(d["orchestra"])
+        elif isinstance(e, ev.OrchestraLeaves):  # P5.7: under the deck; an empty slot takes it back
+            row = self._card(e.orchestra)
             row[4], row[5] = True, -1
             market = self.orchestra_market
             if None in market:  # a slot is empty only while the deck is (effects.refill)
-                market[market.index(None)] = d["orchestra"]
+                market[market.index(None)] = e.orchestra
                 row[0] += 1
-        elif kind == "effect":
-            if rule == "SPECIAL.S7":  # the Collector: free face-up cards, then a refill
-                for card in d["face_up"]:
-                    self._take(card, seat)
-                self._reveal(self.score_market, list(d["market"]))
-            elif rule == "SPECIAL.S4":  # the Educator: free orchestras, then a refill
-                for orch in d["orchestras"]:
-                    self._take(orch, seat)
-                self._reveal(self.orchestra_market, list(d["market"]))
+        elif isinstance(e, ev.CollectorPlayed):  # SPECIAL.S7: free face-up cards, a refill
+            for card in e.face_up:
+                self._take(card, seat)
+            self._reveal(self.score_market, list(e.market))
+        elif isinstance(e, ev.EducatorPlayed):  # SPECIAL.S4: free orchestras, then a refill
+            for orch in e.orchestras:
+                self._take(orch, seat)
+            self._reveal(self.orchestra_market, list(e.market))
 
     def rows(self, music: Any) -> list[CardRow]:
         return [CardRow(card, "orchestra" if card in self.orchestras else music[card].kind,
@@ -363,32 +363,30 @@ def _collect(game: Game, record: GameRecord, *, with_events: bool,
         kind = e.kind
         seat = cast(int, e.player)  # the kinds read below are all a seat's own events
         if kind in _CARD_EVENTS:
-            log.event(kind, e.rule, seat, e.data)
-        if kind == "concert":
-            d = e.data
-            restore = d["restoration"]
+            log.event(e, seat)
+        if isinstance(e, ev.Concert):
+            restore = e.restoration
             record.concerts.append(ConcertRow(
-                e.month, seat, d["card"], d["kind"], d["venue"], d["rating"],
-                d["card_fame"], restore["bonus"] if restore else 0, d["fame"], d["income"],
-                d["style"]))
+                e.month, seat, e.card, e.kind_, e.venue or "", e.rating,  # P3: always a venue
+                e.card_fame, restore.bonus if restore else 0, e.fame, e.income, e.style))
             concerts[seat] += 1
-        elif kind == "venue":
-            record.venues.append(VenueRow(e.month, seat, e.data["area"], 0, 0))
-        elif kind in ("pay", "fame") and "venue" in e.data:
+        elif isinstance(e, ev.Venue):
+            record.venues.append(VenueRow(e.month, seat, e.area, 0, 0))
+        elif isinstance(e, ev.Pay | ev.Fame) and e.venue is not None:
             cost = venue_cost.setdefault((e.month, seat), [0, 0])
-            if kind == "pay":
-                cost[0] += e.data["amount"]
+            if isinstance(e, ev.Pay):
+                cost[0] += e.amount
             else:
-                cost[1] -= e.data["delta"]
-        elif kind == "special_bought":
-            record.specials.append(SpecialRow(e.month, seat, e.data["card"], e.data["price"]))
-        elif kind == "marker_penalty":
-            penalty[seat] = e.data["markers"]
-        elif kind == "award":  # END.1-4: each winner's share (END.6), as the event states it
-            share = float(Fraction(e.data["share"]))
-            record.awards.extend(AwardRow(s, e.rule, share) for s in e.data["winners"])
-        elif kind == "setup":  # SETUP.5: month 1's start player
-            start = e.data["start_player"]
+                cost[1] -= e.delta
+        elif isinstance(e, ev.SpecialBought):
+            record.specials.append(SpecialRow(e.month, seat, e.card, e.price))
+        elif isinstance(e, ev.MarkerPenalty):
+            penalty[seat] = e.markers
+        elif isinstance(e, ev.Award):  # END.1-4: each winner's share (END.6), as the event states it
+            share = float(Fraction(e.share))
+            record.awards.extend(AwardRow(s, e.rule, share) for s in e.winners)
+        elif isinstance(e, ev.Setup):  # SETUP.5: month 1's start player
+            start = e.start_player
     for award in res["awards"]:
         for s in award["winners"]:
             award_fame[s] += float(award["share"])

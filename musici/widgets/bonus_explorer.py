@@ -28,7 +28,7 @@ from musici.analysis.bonus_graph import LABELS_TRACE
 from musici.cards import CardSet, standard_cardset
 from musici.describe import card_name
 from musici.engine import Game
-from musici.events import Event
+from musici.events import Concert, Drew, Event
 
 # the traces (by meta) that depend on the selection; the others never change
 SLOTS: tuple[str, ...] = ("lineage used", "adds to the bonus", "played, adds nothing", "discovery",
@@ -265,8 +265,8 @@ class BonusExplorer:
         """The explorer focused on the card of a ``concert`` event (P4.CONCERT.4) or of a
         discovery (``drew``, P4.DISCOVER.1), from the seat that played or drew it: the link
         from the stepper's events to the restoration bonus."""
-        card = event.data.get("card") if isinstance(event.data, dict) else None
-        if event.kind not in ("concert", "drew") or card not in game.cards.music:
+        card = event.card if isinstance(event, Concert | Drew) else None
+        if card is None or card not in game.cards.music:
             raise ValueError(f"a {event.kind!r} event names no score or discovery card to "
                              "explore (expected a concert or a drawn discovery card)")
         return cls(game=game, focus=str(card), seat=event.player)

@@ -46,6 +46,7 @@ from musici.analysis.hints import HINT_WORLDS, estimate_options
 from musici.cards import CardSet
 from musici.decisions import Answer, IllegalAnswer
 from musici.engine import Game, GameError, StrategyError
+from musici.events import Concert, Drew
 from musici.render import board_svg
 from musici.rules import RuleSet
 from musici.strategies.registry import StrategySpec, make_strategy, strategy_label
@@ -471,9 +472,8 @@ class GameStepper:
         """The bonus link shows for a concert or a drawn discovery card only; a new pick
         closes an explorer opened for the previous one."""
         event = game.events[index] if index is not None and index < len(game.events) else None
-        card = event.data.get("card") if event is not None else None
-        linked = (event is not None and event.kind in ("concert", "drew")
-                  and card in game.cards.music)
+        card = event.card if isinstance(event, Concert | Drew) else None
+        linked = card is not None and card in game.cards.music
         self.bonus_button.layout.display = "" if linked else "none"
         for child in self.bonus_box.children:
             child.close()
