@@ -2,26 +2,38 @@
 
 :func:`review_game` replays a game (finished or not) from its seed and recorded answers; at
 each decision of the reviewed seat with more than one candidate answer it calls the one
-evaluation (:func:`musici.analysis.evaluation.evaluate`) from that seat's view in two
-stages. The *screen* plays every candidate answer, the answer given included, in the same
-8 sampled worlds (common random numbers) and finds the leader. When the leader is not the
-answer given and leads it, the *pair* of them is played in 32 fresh worlds, again both in
-the same worlds: fresh, because the leader of several noisy estimates is biased upward
-(the winner's curse), and only two answers, because a review must measure one difference
-well rather than all of them roughly. The drop is the paired difference of final win
-share, leader minus answer given, with its 95 % interval.
+evaluation (:func:`musici.analysis.evaluation.evaluate`) from that seat's view in stages:
 
-Labels (of win share, the chance of winning the game, END.WIN), given only when the
-interval's *lower* bound clears the threshold, so luck of the sampled worlds is not
-called a mistake:
+1. The *screen* plays every candidate answer, the answer given included, in the same 8
+   sampled worlds (common random numbers) and finds the leader (win share, then fame).
+2. When the leader is not the answer given and leads it by at least half the smallest
+   label on either scale (0.025 of win share or 1 fame point, point estimate), the *pair*
+   of them is played in ``worlds`` fresh worlds, again both in the same worlds: fresh,
+   because the leader of several noisy estimates is biased upward (the winner's curse),
+   and only two answers, because a review must measure one difference well.
+3. *Race*: while the pair is contested (its point drop earns a label its interval's lower
+   end does not clear yet) it gets more fresh worlds, doubling, up to ``RACE_FACTOR`` x
+   ``worlds``; the worlds played are kept (:func:`musici.analysis.evaluation.merge`).
 
-* inaccuracy: the drop is at least ``INACCURACY`` (0.05) for sure,
-* mistake: at least ``MISTAKE`` (0.10),
-* blunder: at least ``BLUNDER`` (0.20).
+Labels, given only when the paired 95 % interval's *lower* bound clears the threshold, so
+luck of the sampled worlds is not called a mistake:
 
-A decision whose interval does not clear 0.05 is not labelled (it may still have cost
-something; more worlds would tell). ``curve`` is the seat's estimated win share after each
-reviewed decision (the played answer's estimate), for an evaluation graph.
+* by **win share** (the chance of winning the game, END.WIN): inaccuracy 0.05, mistake
+  0.10, blunder 0.20;
+* by **final fame**, END awards included, where the win share is *saturated*: both
+  answers within ``SATURATED`` (0.10) of 0, or both within it of 1, so no win-share drop
+  could reach a mistake (a seat lost in month 1, as ``random``'s is, has no win share left
+  to lose, yet a bad answer still costs it fame and rank): inaccuracy 2, mistake 4,
+  blunder 8 fame points. There the more severe of the two labels counts (``Mistake.scale``
+  says which). As chess reviews use centipawns where the winning chance is saturated.
+  The fame thresholds sit where the win-share ones do at the exchange rate measured on
+  contested pairs (about 0.02-0.03 win share per fame point; docs/strategies.md).
+
+A decision whose interval does not clear a threshold is not labelled (it may still have
+cost something; more worlds would tell). ``curve`` is the seat's estimated win share after
+each reviewed decision (the played answer's estimate), for an evaluation graph.
+:func:`check_label` replays a flagged decision in fresh worlds, optionally with the
+rivals' own bots, to check that the flag holds up (``benchmarks/review_bar.py``).
 """
 
 from __future__ import annotations
@@ -386,7 +398,12 @@ def why_text(game: Game, m: Mistake) -> str:
     else:
         head = (f"{answer_words(game, m.best)} {share_words(ev.value_of(m.best))}; "
                 f"{answer_words(game, m.chosen)} {share_words(ev.value_of(m.chosen))}; "
-                f"paired difference {m.drop:+.0%} ({m.drop_low:+.0%} to {m.drop_high:+.0%})")
+                f"paired difference {m.drop:+.0%} win share ({m.drop_low:+.0%} to "
+                f"{m.drop_high:+.0%}), {m.fame_drop:+.1f} fame ({m.fame_low:+.1f} to "
+                f"{m.fame_high:+.1f})")
+        if m.scale == "fame":
+            head += ("; the win share is saturated (near 0 or 1 whatever is answered), so "
+                     "the fame lost decides the label")
     return (f"{head} (played to the end by the {ev.policy} bot in the same {ev.worlds} "
             f"sampled worlds, {m.options} answers). Rule {m.rule}: {rule}")
 
@@ -418,8 +435,8 @@ def review_text(game: Game, seat: int, mistakes: Sequence[Mistake], top: int = T
     """The review as plain text (the ``musici review`` command)."""
     lines = [f"Review of seat {seat} (seed {game.seed}): {len(mistakes)} decisions estimated"]
     if isinstance(mistakes, Review):
-        lines[0] += (f"; {_counts(mistakes)} (win share lost, the 95 % interval clearing "
-                     f"{INACCURACY:.0%} / {MISTAKE:.0%} / {BLUNDER:.0%})")
+        lines[0] += f"; {_counts(mistakes)}"
+        lines.append(mistakes.how)
         lines.append(curve_summary(mistakes))
     lines.append(f"the {min(top, len(mistakes))} costliest:")
     for i, m in enumerate(list(mistakes)[:top], 1):
@@ -429,7 +446,7 @@ def review_text(game: Game, seat: int, mistakes: Sequence[Mistake], top: int = T
                   else answer_words(game, m.best))
         lines.append(f"{i}. step {m.step}, {when}, {m.kind.replace('_', ' ')}{label}: you chose "
                      f"{answer_words(game, m.chosen)}; better: {better} "
-                     f"(−{m.drop:.0%} win share)")
+                     f"({m.cost_words})")
         lines.append(f"   why: {why_text(game, m)}")
     if not mistakes:
         lines.append("no decision of this seat with more than one answer was found")
