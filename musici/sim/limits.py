@@ -33,6 +33,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from musici.sim.worker_gc import tune_gc
+
 # The largest memory limit accepted: 128 TiB, the whole address space of a 64-bit Linux
 # process (above any machine's memory; a larger number would be no limit at all, and past
 # 2**63 bytes setrlimit cannot even hold it).
@@ -397,8 +399,9 @@ def in_worker() -> bool:
 
 
 def worker_setup(limits: Limits, beacon: Beacon | None = None) -> None:
-    """Initializer of a worker process: die with the parent, leave Ctrl-C to it, set limits;
-    with a ``beacon``, show the driver each decision's deadline (see :class:`Beacon`)."""
+    """Initializer of a worker process: die with the parent, leave Ctrl-C to it, set limits,
+    tune the garbage collector (:mod:`musici.sim.worker_gc`); with a ``beacon``, show the
+    driver each decision's deadline (see :class:`Beacon`)."""
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver stops the workers itself
     _IN_WORKER[0] = True
@@ -407,6 +410,9 @@ def worker_setup(limits: Limits, beacon: Beacon | None = None) -> None:
     WATCHDOG.beacon = beacon
     if limits.memory_mb is not None:
         set_memory_limit(limits.memory_mb)
+    # This process only plays games: its setup frozen, young objects collected less often
+    # (issue 23 item 3). The driver's process (a user's kernel, say) keeps its collector.
+    tune_gc()
 
 
 __all__ = ["GRACE", "HARD_EXIT_CODES", "MAX_MEMORY_MB", "NO_LIMITS", "Beacon", "DecisionTimeLimit",
