@@ -33,8 +33,17 @@ from musici.strategies.registry import StrategySpecError
 from musici.views import PlayerView
 
 
+def version_line() -> str:
+    """``musici <version> (<build>)``: the compiled build or pure Python and why."""
+    import musici
+
+    return f"musici {musici.__version__} ({musici.BUILD.describe()})"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="musici", description=__doc__)
+    # Which build runs: e.g. "musici 0.1.0 (compiled: mypyc 2.4.1, 32 modules)" (musici.build).
+    parser.add_argument("--version", action="version", version=version_line())
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play one game with bots and print it, or play a seat "
                                        "yourself in the terminal (--human 0)")

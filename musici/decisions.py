@@ -164,6 +164,11 @@ class Decision(_DecisionFields):
     def __hash__(self) -> int:
         return hash(self[:16])
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle and deepcopy (a game mid-play holds its decision): ``info``'s read-only
+        # proxy cannot be pickled, its contents can; __new__ wraps them again.
+        return (Decision, (*self[:16], dict(self.info)))
+
     def describe_legal(self) -> str:
         """The legal answers in words, for error messages and teaching."""
         if self.space == "choice":

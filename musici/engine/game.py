@@ -41,6 +41,9 @@ class StrategyError(IllegalAnswer):
     """A strategy gave an illegal answer or raised; names seat, decision and repro."""
 
 
+# A Python class in the compiled build too (its methods compiled all the same): clone copies
+# its __dict__, and Game.__new__ of a native class would run __init__ (deal a new game).
+@mypyc_attr(native_class=False)
 class Game:
     """One game of I Musici for 3 or 4 players.
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 
 class Field(NamedTuple):
     """One field of the state: its name, its kind and the rule that defines it."""
@@ -96,6 +98,9 @@ def _compile(name: str, fields: tuple[Field, ...], head: list[str], tail: list[s
     return made
 
 
+# A Python class in the compiled build too: its __slots__ name the fields (tests, saves) and
+# its copy is generated code that makes a blank instance with object.__new__.
+@mypyc_attr(native_class=False)
 class PlayerState:
     """One seat's holdings and this month's flags (:data:`SEAT_STATE`)."""
 

@@ -1,0 +1,117 @@
+"""Build musici: the engine and the bots' hot parts compiled with mypyc where a C compiler
+works, pure Python otherwise (the metadata is in pyproject.toml).
+
+- ``MUSICI_PURE_BUILD=1`` (or no mypyc, or a failing compiler such as ``CC=false``) builds
+  pure Python; the build says which it made in ``musici/_build_info.json`` and
+  ``musici --version`` prints it.
+- The compiled modules are :data:`musici.build.COMPILED`; their source hashes are recorded so
+  an edited ``.py`` is never shadowed by a stale compiled module (see musici/build.py).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import traceback
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE = os.path.join(HERE, "musici")
+
+_spec = importlib.util.spec_from_file_location("_musici_build", os.path.join(PACKAGE, "build.py"))
+assert _spec is not None and _spec.loader is not None
+build_info = importlib.util.module_from_spec(_spec)
+sys.modules["_musici_build"] = build_info  # dataclasses look their module up
+_spec.loader.exec_module(build_info)
+
+
+def _say(message: str) -> None:
+    print(f"musici build: {message}", file=sys.stderr, flush=True)
+
+
+def _write(package_dir: str, record: dict[str, Any]) -> None:
+    os.makedirs(package_dir, exist_ok=True)
+    with open(os.path.join(package_dir, build_info.INFO_FILE), "w", encoding="utf-8") as fh:
+        json.dump(record, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+
+
+def _remove_inplace_extensions() -> None:
+    # A pure build in place must not leave an older build's extensions beside the sources.
+    for module in (*build_info.COMPILED, "musici._native__mypyc"):
+        base = build_info.source_path(PACKAGE, module)[:-3]
+        folder = os.path.dirname(base)
+        stem = os.path.basename(base) + "."
+        for name in os.listdir(folder):
+            if name.startswith(stem) and name.endswith((".so", ".pyd")):
+                os.remove(os.path.join(folder, name))
+
+
+def _mypyc_extensions() -> tuple[list[Any], str]:
+    """The compiled modules' extensions, or none and why not."""
+    if os.environ.get("MUSICI_PURE_BUILD", "") not in ("", "0"):
+        return [], "MUSICI_PURE_BUILD=1"
+    try:
+        import mypy.version
+        from mypyc.build import mypycify
+    except ImportError:
+        return [], "mypyc is not installed"
+    paths = [os.path.relpath(build_info.source_path(PACKAGE, m), HERE) for m in build_info.COMPILED]
+    cwd = os.getcwd()
+    try:
+        os.chdir(HERE)
+        # One group named inside the package, so an editable install finds its shared library.
+        extensions = mypycify(["--ignore-missing-imports", *paths], opt_level="3", debug_level="0",
+                              group_name="musici._native")
+    except (Exception, SystemExit) as exc:  # a mypyc error: build pure rather than fail
+        traceback.print_exc()
+        return [], f"mypyc could not compile ({type(exc).__name__}: {exc})"
+    finally:
+        os.chdir(cwd)
+    return extensions, f"mypyc {mypy.version.__version__}"
+
+
+class BuildExt(build_ext):
+    """Compile, and fall back to pure Python when the C compiler fails."""
+
+    compiler_name = ""
+    pure_reason = ""
+
+    def _target(self) -> str:
+        return PACKAGE if self.inplace else os.path.join(self.build_lib, "musici")
+
+    def run(self) -> None:
+        if not self.extensions:
+            _write(self._target(), build_info.pure_record(self.pure_reason))
+            return
+        try:
+            super().run()
+        except Exception as exc:  # CompileError, LinkError, a missing compiler (CC=false)
+            reason = f"no working C compiler ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})"
+            _say(f"building pure Python: {reason}")
+            self.extensions = []
+            if self.inplace:
+                _remove_inplace_extensions()
+            _write(self._target(), build_info.pure_record(reason))
+            return
+        _write(self._target(), build_info.record(PACKAGE, self.compiler_name))
+        _say(f"compiled {len(build_info.COMPILED)} modules with {self.compiler_name}")
+
+    def get_outputs(self) -> list[str]:
+        return [*super().get_outputs(), os.path.join(self._target(), build_info.INFO_FILE)]
+
+
+extensions, why = _mypyc_extensions()
+if extensions:
+    BuildExt.compiler_name = why
+else:
+    BuildExt.pure_reason = why
+    _say(f"building pure Python: {why}")
+    _write(PACKAGE, build_info.pure_record(why))  # the sdist's and a plain build's record
+
+setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt})
