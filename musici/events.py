@@ -770,6 +770,24 @@ for _c in RECORDS:
 del _c
 
 
+def events_table() -> str:
+    """The records as a Markdown table (kind, record, payload fields with their types and
+    JSON keys, what it says with its rule ids): docs/engine.md holds it, a test checks it."""
+    rows = ["| kind | record | payload fields | what (rule ids) |", "|---|---|---|---|"]
+    for cls in RECORDS:
+        parts = []
+        for f in fields(cls):
+            if f.name in _HEADER:
+                continue
+            key = f.name.removesuffix("_")
+            name = f.name if key == f.name else f"{f.name} (\"{key}\")"
+            default = " = None" if f.default is None else ""
+            parts.append(f"{name}: {f.type}{default}".replace("|", "\\|"))
+        doc = (cls.__doc__ or "").strip().splitlines()[0].replace("|", "\\|")
+        rows.append(f"| {cls.kind} | {cls.__name__} | {'; '.join(parts) or '-'} | {doc} |")
+    return "\n".join(rows) + "\n"
+
+
 def _json(value: object) -> Any:
     """A payload value as JSON data: tuples as lists (nested too), records as dicts."""
     if type(value) is tuple:
@@ -826,5 +844,5 @@ def _pick(kind: str, data: dict[str, Any]) -> type[Event]:
     raise ValueError(f"event {kind!r}: {' / '.join(problems)}")
 
 
-__all__ = ["EFFECTS", "RECORDS", "WITH_CARD", "Event", "card_of", "payload_fields", "record",
+__all__ = ["EFFECTS", "RECORDS", "WITH_CARD", "Event", "card_of", "events_table", "payload_fields", "record",
            *(c.__name__ for c in RECORDS), "ConcertRestoration"]
