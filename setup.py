@@ -42,13 +42,11 @@ def _write(package_dir: str, record: dict[str, Any]) -> None:
 
 
 def _remove_inplace_extensions() -> None:
-    # A pure build in place must not leave an older build's extensions beside the sources.
-    for module in (*build_info.COMPILED, "musici._native__mypyc"):
-        base = build_info.source_path(PACKAGE, module)[:-3]
-        folder = os.path.dirname(base)
-        stem = os.path.basename(base) + "."
-        for name in os.listdir(folder):
-            if name.startswith(stem) and name.endswith((".so", ".pyd")):
+    # A build in place must not leave an older build's extensions beside the sources: a
+    # module no longer compiled (or a pure build) would still load its old extension.
+    for folder, _dirs, files in os.walk(PACKAGE):
+        for name in files:
+            if name.endswith((".so", ".pyd")):
                 os.remove(os.path.join(folder, name))
 
 
@@ -86,6 +84,8 @@ class BuildExt(build_ext):
         return PACKAGE if self.inplace else os.path.join(self.build_lib, "musici")
 
     def run(self) -> None:
+        if self.inplace:
+            _remove_inplace_extensions()
         if not self.extensions:
             _write(self._target(), build_info.pure_record(self.pure_reason))
             return
@@ -96,7 +96,7 @@ class BuildExt(build_ext):
             _say(f"building pure Python: {reason}")
             self.extensions = []
             if self.inplace:
-                _remove_inplace_extensions()
+                _remove_inplace_extensions()  # whatever the failed build left
             _write(self._target(), build_info.pure_record(reason))
             return
         _write(self._target(), build_info.record(PACKAGE, self.compiler_name))
