@@ -112,6 +112,7 @@ if extensions:
 else:
     BuildExt.pure_reason = why
     _say(f"building pure Python: {why}")
+    _remove_inplace_extensions()  # setuptools runs no build_ext without extensions
     _write(PACKAGE, build_info.pure_record(why))  # the sdist's and a plain build's record
 
 setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt})

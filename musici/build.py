@@ -159,7 +159,10 @@ def select(package_dir: str, environ: Mapping[str, str] | None = None) -> BuildI
     """Decide the build at ``import musici``; when pure on a compiled install, put a
     :class:`SourceFinder` first on ``sys.meta_path`` (and warn once if modules were edited)."""
     info, stale = decide(package_dir, os.environ if environ is None else environ)
-    compiled_install = info.compiler != ""
+    # Compiled files present (an info file naming a compiler, or a build's shared library
+    # left beside a pure record) are never loaded unless the build is chosen.
+    compiled_install = info.compiler != "" or any(
+        name.startswith("_native__mypyc") for name in os.listdir(package_dir))
     if not info.compiled and compiled_install:
         if not any(isinstance(f, SourceFinder) for f in sys.meta_path):
             sys.meta_path.insert(0, SourceFinder(package_dir))

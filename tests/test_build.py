@@ -183,3 +183,16 @@ def test_a_save_is_the_same_text_in_both_builds() -> None:
     assert pure["build"] == "pure"
     game = _midgame()
     assert game.to_json() == pure["save"] == game.clone().to_json() == pure["clone"]
+
+
+def test_a_pure_build_over_old_compiled_files_loads_the_sources(tmp_path: Path) -> None:
+    """A pure rebuild (say MUSICI_PURE_BUILD=1) that left a compiled build's files behind:
+    Python would prefer an extension to a .py; the finder does not let it."""
+    package = _copy_package(tmp_path)
+    _plant_build(package)
+    (package / f"_native__mypyc{SUFFIX}").write_bytes(b"not an ELF")
+    (package / build.INFO_FILE).write_text(json.dumps(build.pure_record("MUSICI_PURE_BUILD=1")))
+    done = _import_in(tmp_path, {})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[0] == "pure Python: MUSICI_PURE_BUILD=1"
+    assert done.stdout.splitlines()[1] == str(package / "engine" / "game.py")
