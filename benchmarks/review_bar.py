@@ -3,8 +3,10 @@
 Over ``--games`` games (seeds ``--seed`` ..), seat 0 is played by ``random``, by a
 heuristic bot (``impresario``) and by ``ismcts`` (its default budget); the other seats by
 impresario, merchant and collector. Each game is reviewed for seat 0
-(:func:`musici.analysis.review.review_game`: ``--screen`` worlds screen every answer,
-``--worlds`` fresh worlds measure the pair, raced up to 4x while contested) and the mean
+(:func:`musici.analysis.review.review_game`: ``--screen`` worlds screen every answer with
+greedy play-outs, ``--worlds`` fresh worlds measure the pair, raced up to 4x while
+contested, played out by the game's line-up: seat 0 by greedy, the rivals by their own
+bots) and the mean
 number of mistakes + blunders per game is printed per arm, with a 95 % interval
 (Student's t over games), the inaccuracies and how many labels came from the fame scale
 (saturated win share). The bar: random > heuristic > ismcts and random >= 5 x ismcts.
@@ -12,8 +14,8 @@ number of mistakes + blunders per game is printed per arm, with a 95 % interval
 Label precision (the honesty check): in each game up to ``--checks`` flagged decisions
 (mistakes and blunders first, then inaccuracies; a seeded sample) are played out again,
 the flagged answer and the review's best, in ``--check-worlds`` fresh common worlds (seeded
-apart from the review's) with the rivals played by the bots that played them (impresario,
-merchant, collector) and seat 0 by greedy, and the drop is measured on the label's scale.
+apart from the review's, 48 by default where the review's pair had 16-64) with the same
+line-up, and the drop is measured on the label's scale.
 "Real": the fresh 95 % interval's lower end is above 0 (the flagged answer is worse);
 "at label": the fresh mean reaches the label's threshold.
 
@@ -48,17 +50,20 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
     players = [make_strategy(ARMS[arm])] + [make_strategy(r) for r in RIVALS]
     game = Game(4, seed).play(players)
     t1 = time.perf_counter()
-    review = review_game(game, 0, worlds=worlds, min_worlds=screen)
+    # the pairs are played with the line-up that played the game (seat 0 by greedy, the
+    # strongest that fits; the rivals by their own bots)
+    lineup = [make_strategy("greedy")] + [make_strategy(r) for r in RIVALS]
+    review = review_game(game, 0, worlds=worlds, min_worlds=screen, policies=lineup,
+                         policy_name="greedy seat, rivals' own bots")
     t2 = time.perf_counter()
     flagged = sorted(review.flagged, key=lambda m: m.step)
     rng = random.Random(f"review-bar-check:{arm}:{seed}")
     rng.shuffle(flagged)
     flagged.sort(key=lambda m: -min(SEVERITY[m.label], 2))  # mistakes and blunders first
-    rivals = [make_strategy("greedy")] + [make_strategy(r) for r in RIVALS]
     done = []
     for m in flagged[:checks]:
         c = check_label(game, 0, m, worlds=check_worlds, seed="review-bar-check",
-                        policies=rivals, policy_name="greedy seat, rivals' own bots")
+                        policies=lineup, policy_name="greedy seat, rivals' own bots")
         done.append({"step": m.step, "label": m.label, "scale": m.scale,
                      "review_drop": round(m.fame_drop if m.scale == "fame" else m.drop, 3),
                      "drop": round(c.drop, 3), "low": round(c.low, 3), "high": round(c.high, 3),

@@ -270,13 +270,17 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                 steps: Container[int] | None = None,
                 progress: Callable[[int, int], None] | None = None,
                 race_worlds: int | None = None,
-                policies: Sequence[Strategy] | None = None) -> Review:
+                policies: Sequence[Strategy] | None = None,
+                policy_name: str | None = None) -> Review:
     """Every decision of ``seat`` in ``game`` with more than one candidate answer (of
     ``kinds``, default all; at ``steps``, default every step), evaluated and labelled
     (module doc): ``min_worlds`` worlds screen every answer, ``worlds`` fresh worlds
     measure the drop from the screen's leader to the answer given, raced up to
     ``race_worlds`` (default ``RACE_FACTOR * worlds``) while contested. ``policies``:
-    one play-out strategy per seat instead of greedy for all.
+    one play-out strategy per seat for the pair and its race, instead of greedy for all
+    (e.g. the rivals' own bots when the line-up is known, named ``policy_name``); the
+    screen stays greedy for all (cheap; a leader it misses only makes a label less
+    likely, never more).
     ``progress(done, total)`` after each step replayed."""
     if not 0 <= seat < game.n:
         raise ValueError(f"no seat {seat} in a {game.n}-player game")
@@ -303,8 +307,7 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                 d.space != "choice" or len(d.options) > 1):
             view = replay.view(seat)
             screen = evaluate(view, d, seed=f"review:{game.seed}:{step}", extra=(answer,),
-                              min_worlds=screen_worlds, max_worlds=screen_worlds,
-                              policies=policies)
+                              min_worlds=screen_worlds, max_worlds=screen_worlds)
             if len(screen.options) > 1:
                 chosen = d.normalize(answer)
                 best = screen.options[0].answer
@@ -317,7 +320,8 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                     # noisy estimates (biased up); new worlds measure its drop fairly.
                     ev, scale, label = measure_pair(
                         view, d, best, chosen, seed=f"review-pair:{game.seed}:{step}",
-                        worlds=worlds, race_worlds=race_worlds, policies=policies)
+                        worlds=worlds, race_worlds=race_worlds, policies=policies,
+                        policy_name=policy_name)
                     drop, low, high = ev.gap(best, chosen)
                     fame = ev.fame_gap(best, chosen, spread=FAME_SPREAD)
                     if (drop, fame[0])[scale == "fame"] < 0:
