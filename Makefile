@@ -8,13 +8,23 @@ STAMP := $(VENV)/.installed
 STRICT_MODULES := musici/engine musici/economy.py musici/scoring.py musici/rating.py \
 	musici/state.py musici/events.py musici/decisions.py
 
-.PHONY: lab demo test lint test-slow mutation bench docs browser-deps clean
+.PHONY: lab demo test lint test-slow mutation bench docs browser-deps clean install \
+	test-compiled test-pure test-both bench-builds wheels
 
-$(STAMP): pyproject.toml
+# The set-up builds the engine compiled with mypyc where a C compiler works and pure Python
+# otherwise (setup.py; MUSICI_PURE_BUILD=1 or CC=false: pure on purpose), and says which.
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/musici --version
 	touch $(STAMP)
+
+# Rebuild the compiled engine after editing its modules (import musici warns, and runs pure
+# Python, while a compiled module's source differs from what was compiled).
+install: $(STAMP)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/musici --version
 
 DOCS_STAMP := $(VENV)/.installed-docs
 
@@ -53,6 +63,28 @@ lint: $(STAMP)
 test: lint $(DOCS_STAMP)
 	$(BIN)/python -m pytest -q
 
+# The suite against each build (CI runs both): the compiled build (an error if it is not the
+# one installed), and pure Python on the same install (MUSICI_PURE=1 loads every module
+# from source; subprocesses inherit it).
+test-compiled: lint $(DOCS_STAMP)
+	@$(BIN)/python -c "import musici, sys; sys.exit(0 if musici.BUILD.compiled else \
+		'make test-compiled: the installed build is ' + musici.BUILD.describe())"
+	$(BIN)/python -m pytest -q
+
+test-pure: lint $(DOCS_STAMP)
+	MUSICI_PURE=1 $(BIN)/python -m pytest -q
+
+test-both: test-compiled test-pure
+
+# Compiled against pure Python, paired in one run (CPU time; docs/performance.md).
+bench-builds: $(STAMP)
+	$(BIN)/python benchmarks/bench_builds.py
+
+# Linux wheels for every supported CPython (cibuildwheel's config in pyproject.toml; needs
+# Docker or Podman): each compiled, tested by its --version line.
+wheels:
+	$(PYTHON) -m pip install --quiet 'cibuildwheel>=2.21' && $(PYTHON) -m cibuildwheel --platform linux --output-dir wheelhouse
+
 test-slow: $(STAMP) mutation
 	$(BIN)/python -m pytest -q -m slow
 
@@ -75,4 +107,5 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache *.egg-info build musici/_build_info.json
+	find musici -name '*.so' -delete
