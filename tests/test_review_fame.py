@@ -87,6 +87,16 @@ def test_a_lost_seat_that_throws_away_fame_is_flagged_by_fame(controlled) -> Non
     assert m.fame_drop == pytest.approx(10.5) and m.fame_low >= R.FAME_BLUNDER
     assert m.drop == 0.0 and m.cost_words == "−10.5 fame"
     assert review.errors == 1 and "fame points" in review.how
+    # the words say the scale: the CLI's text, the review tab's row and the HTML view
+    from musici.widgets.hints import review_html
+    from musici.widgets.review_panel import flag_text, flagged
+    assert "(−10.5 fame)" in R.review_text(game, 0, review) and review.how in R.review_text(
+        game, 0, review)
+    assert "the fame lost decides the label" in R.why_text(game, m)
+    (flag,) = flagged(review)
+    assert "−10.5 fame, 95 % interval" in flag_text(game, flag)
+    assert "−10.5 fame" in review_html(game, 0, review) and "win share)" not in review_html(
+        game, 0, review)
 
 
 def test_a_contested_seat_is_not_labelled_by_fame(controlled) -> None:

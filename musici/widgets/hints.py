@@ -127,7 +127,7 @@ def review_html(game: Game, seat: int, mistakes: Sequence[Mistake], top: int = 5
             f"{label}<b>{escape(when)}</b>, "
             f"{escape(m.kind.replace('_', ' '))} {rule_tag(m.rule)}: you chose "
             f"<b>{escape(answer_words(game, m.chosen))}</b>; better: <b style='color:#2a7'>"
-            f"{better}</b> (−{m.drop:.0%} win share)<br>"
+            f"{better}</b> ({escape(m.cost_words)})<br>"
             f"<span style='color:#555'>{escape(why_text(game, m))}</span></li>")
     counts = ""
     curve = ""

@@ -168,7 +168,10 @@ def flag_text(game: Game | None, flag: Flag) -> str:
     what = f"{flag.kind.replace('_', ' ')}: " if flag.kind else ""
     text = (f"{SYMBOLS[flag.label]} {flag.label} ({when}) {what}you chose "
             f"{_words(game, flag.played)}; better: {_words(game, flag.best)}")
-    if flag.drop is not None:
+    src = flag.source
+    if getattr(src, "scale", "") == "fame":  # labelled by fame lost (win share saturated)
+        text += f" ({src.cost_words}, 95 % interval {src.fame_low:.1f}–{src.fame_high:.1f})"
+    elif flag.drop is not None:
         text += f" (−{abs(flag.drop):.2f} win share"
         if flag.low is not None and flag.high is not None:
             lo, hi = sorted((abs(flag.low), abs(flag.high)))
@@ -322,7 +325,8 @@ class ReviewPanel:
         self.summary.value = (
             f"<div style='font-size:12.5px'><b>Review of seat {seat}</b> (seed {game.seed}, "
             f"{evaluated} decisions estimated): {escape(words)}. A decision is flagged only "
-            f"when the interval of its drop in estimated win share against the best answer "
+            f"when the interval of its drop in estimated win share (or, where the win share "
+            f"is saturated near 0 or 1, in final fame) against the best answer "
             f"clears the threshold; the curve is the seat's estimated win share after each "
             f"of its decisions, the band its 95 % interval."
             + (f" <span style='color:#666'>{escape(str(how))}</span>" if how else "")
