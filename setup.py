@@ -10,7 +10,9 @@ works, pure Python otherwise (the metadata is in pyproject.toml).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import json
 import os
 import sys
@@ -61,14 +63,19 @@ def _mypyc_extensions() -> tuple[list[Any], str]:
         return [], "mypyc is not installed"
     paths = [os.path.relpath(build_info.source_path(PACKAGE, m), HERE) for m in build_info.COMPILED]
     cwd = os.getcwd()
+    said = io.StringIO()
     try:
         os.chdir(HERE)
-        # One group named inside the package, so an editable install finds its shared library.
-        extensions = mypycify(["--ignore-missing-imports", *paths], opt_level="3", debug_level="0",
-                              group_name="musici._native")
-    except (Exception, SystemExit) as exc:  # a mypyc error: build pure rather than fail
+        with contextlib.redirect_stdout(said):  # mypy's messages: kept for the reason
+            # One group named inside the package, so an editable install finds its library.
+            extensions = mypycify(["--ignore-missing-imports", *paths], opt_level="3",
+                                  debug_level="0", group_name="musici._native")
+    except (Exception, SystemExit) as exc:  # a type error or a mypyc bug: build pure, not fail
         traceback.print_exc()
-        return [], f"mypyc could not compile ({type(exc).__name__}: {exc})"
+        print(said.getvalue(), file=sys.stderr)
+        first = next((line for line in said.getvalue().splitlines() if ": error:" in line),
+                     f"{type(exc).__name__}: {exc}")
+        return [], f"mypyc could not compile ({first[:300]})"
     finally:
         os.chdir(cwd)
     return extensions, f"mypyc {mypy.version.__version__}"

@@ -8,6 +8,15 @@ Record before a change that must not alter play, check after::
 Each game is digested from its full event log, its answers and its results; ``check`` lists
 every game whose digest changed (rule set, players, seed, line-up), so a change that is
 meant to alter some games (a bug fix) can say exactly which ones and why.
+
+Between the builds (issue 23): record with pure Python, check with the compiled build::
+
+    MUSICI_PURE=1 python benchmarks/equivalence.py record /tmp/pure.json --ismcts-seeds 8 \\
+        --expect-build pure
+    python benchmarks/equivalence.py check /tmp/pure.json --expect-build compiled
+
+(``MUSICI_PURE=1`` loads every musici module from source; it must be set before the
+process starts, so workers inherit it). The file keeps the build that recorded it.
 """
 
 from __future__ import annotations
@@ -42,10 +51,10 @@ RULE_SETS: dict[str, dict[str, Any]] = {
 }
 
 
-def lineup(seed: int, players: int, search: bool) -> list[str]:
+def lineup(seed: int, players: int, search: str | None) -> list[str]:
     names = [BOTS[(seed + i) % len(BOTS)] for i in range(players)]
     if search:
-        names[seed % players] = "search"
+        names[seed % players] = search
     return names
 
 
@@ -58,7 +67,7 @@ def digest(game: Game) -> str:
     return h.hexdigest()[:20]
 
 
-def play(job: tuple[str, int, int, bool]) -> tuple[str, str]:
+def play(job: tuple[str, int, int, str | None]) -> tuple[str, str]:
     rules_name, players, seed, search = job
     names = lineup(seed, players, search)
     rules = RuleSet.from_options(RULE_SETS[rules_name])
@@ -67,17 +76,19 @@ def play(job: tuple[str, int, int, bool]) -> tuple[str, str]:
     return f"{rules_name}/{players}p/seed{seed}/{','.join(names)}", digest(game)
 
 
-def jobs(seeds: int, search_seeds: int) -> list[tuple[str, int, int, bool]]:
-    out = []
+def jobs(seeds: int, search_seeds: int, ismcts_seeds: int = 0
+         ) -> list[tuple[str, int, int, str | None]]:
+    out: list[tuple[str, int, int, str | None]] = []
     for rules_name in RULE_SETS:
         for players in (3, 4):
-            out += [(rules_name, players, s, False) for s in range(seeds)]
-            out += [(rules_name, players, 10_000 + s, True) for s in range(search_seeds)]
+            out += [(rules_name, players, s, None) for s in range(seeds)]
+            out += [(rules_name, players, 10_000 + s, "search") for s in range(search_seeds)]
+            out += [(rules_name, players, 20_000 + s, "ismcts") for s in range(ismcts_seeds)]
     return out
 
 
-def run(seeds: int, search_seeds: int, workers: int) -> dict[str, str]:
-    todo = jobs(seeds, search_seeds)
+def run(seeds: int, search_seeds: int, workers: int, ismcts_seeds: int = 0) -> dict[str, str]:
+    todo = jobs(seeds, search_seeds, ismcts_seeds)
     start = time.time()
     with ProcessPoolExecutor(workers) as pool:
         out = dict(pool.map(play, todo, chunksize=8))
@@ -92,16 +103,28 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=1000)
     parser.add_argument("--search-seeds", type=int, default=8)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--ismcts-seeds", type=int, default=0,
+                        help="games per rule set and player count with an ismcts seat")
+    parser.add_argument("--expect-build", choices=("any", "pure", "compiled"), default="any",
+                        help="refuse to run on another build than this one (musici.BUILD)")
     args = parser.parse_args()
+    import musici
+
+    build = musici.BUILD.describe()
+    if args.expect_build != "any" and musici.BUILD.kind != args.expect_build:
+        print(f"expected the {args.expect_build} build, running {build}", file=sys.stderr)
+        return 2
     if args.mode == "record":
-        result = run(args.seeds, args.search_seeds, args.jobs)
+        result = run(args.seeds, args.search_seeds, args.jobs, args.ismcts_seeds)
         with open(args.file, "w") as f:
             json.dump({"seeds": args.seeds, "search_seeds": args.search_seeds,
-                       "games": result}, f, indent=0)
+                       "ismcts_seeds": args.ismcts_seeds, "build": build, "games": result},
+                      f, indent=0)
         return 0
     with open(args.file) as f:
         before = json.load(f)
-    after = run(before["seeds"], before["search_seeds"], args.jobs)
+    print(f"recorded on {before.get('build', 'an unnamed build')}; checking on {build}")
+    after = run(before["seeds"], before["search_seeds"], args.jobs, before.get("ismcts_seeds", 0))
     changed = sorted(k for k in before["games"] if before["games"][k] != after.get(k))
     print(f"{len(before['games']) - len(changed)} of {len(before['games'])} games identical")
     for key in changed:
