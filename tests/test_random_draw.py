@@ -38,7 +38,8 @@ def test_a_long_stream_of_mixed_lengths_matches() -> None:
     for _ in range(20_000):
         n = lengths.randint(1, 40)
         decision = Decision(1, "action", "P4.1", options=tuple(range(n)))
-        assert random_strategy(SimpleNamespace(rng=mine), decision) == theirs.choice(decision.options)
+        view: Any = SimpleNamespace(rng=mine)  # all the random bot reads of a view
+        assert random_strategy(view, decision) == theirs.choice(decision.options)
     assert mine.getstate() == theirs.getstate()
 
 
