@@ -21,11 +21,16 @@ worlds. How:
   separate answers at all; the mix gives 4-5x fewer worlds, intervals twice as wide.
   Its weakness (it underbids and never builds restoration chains) makes the estimate a
   "greedy continuation" value: what the answer is worth if play goes on sensibly.
+  ``policies=`` plays each seat with a bot of its own instead (the review plays its pairs
+  with the game's line-up when it is known: the rivals by their own bots, about 4x the
+  cost of greedy per play-out).
 * **Racing** (adaptive worlds): all candidates start with ``min_worlds`` worlds; after each
   round the leader (highest mean win share, then fame) is compared with every other
   candidate by the paired interval of win share; a candidate whose interval lies wholly
   below the leader's by more than ``margin`` drops out (it keeps its estimate); the rest
-  get twice the worlds, up to ``max_worlds`` (and ``budget`` seconds, if given). The race
+  get twice the worlds, up to ``max_worlds`` (and ``budget`` seconds, if given);
+  ``first_world`` and :func:`merge` add later worlds of the same seed to an evaluation
+  without replaying the ones it has. The race
   ends when one candidate is left or the limit is reached, or when the candidates left
   had the same win share in every world so far (no evidence of a difference: a position
   lost, or won, whatever is answered, or equivalent answers; at 8 worlds, a true
