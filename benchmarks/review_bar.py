@@ -114,6 +114,17 @@ def table(rows: list[dict[str, Any]]) -> str:
         ratio = means["random"] / means["ismcts"] if means["ismcts"] else float("inf")
         lines.append(f"ordered random > heuristic > ismcts: {ordered}; random / ismcts = "
                      f"{ratio:.1f} (bar: >= 5)")
+    # the exchange rate of fame for win share on contested pairs (the fame thresholds'
+    # basis): a least-squares slope through 0 of win-share drop on fame drop
+    pairs = [p for r in rows for p in r.get("pairs", ()) if p["worlds"] > 8
+             and 0.1 < (p["chosen_win"] + p["best_win"]) / 2 < 0.9]
+    sxx = sum(p["fame_drop"] ** 2 for p in pairs)
+    if pairs and sxx > 0:
+        rate = sum(p["fame_drop"] * p["drop"] for p in pairs) / sxx
+        lines.append(f"exchange rate on {len(pairs)} contested pairs: {rate:.3f} win share per "
+                     f"fame point (so 0.05 / 0.10 / 0.20 of win share ~ {0.05 / rate:.1f} / "
+                     f"{0.10 / rate:.1f} / {0.20 / rate:.1f} fame)" if rate > 0 else
+                     f"exchange rate on {len(pairs)} contested pairs: {rate:.3f} (not positive)")
     checks = [c for r in rows for c in r.get("checks", ())]
     if checks:
         lines.append("")
