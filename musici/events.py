@@ -17,27 +17,20 @@ or extra field. :attr:`Event.data` is that JSON payload, a fresh dict for notebo
 Records are immutable to mypy (``frozen``) but plain slots classes at run time: events are
 made on the hot path (~1,500 a game), and a frozen dataclass's ``__init__`` (one
 ``object.__setattr__`` per field) costs ~3x a plain one. They pickle, deep-copy and compare
-(``==``: same record class and fields) like any slots dataclass.
+(``==``: same record class and fields) like any slots dataclass, compiled by mypyc or not
+(``kind`` is a field with a fixed default, not a ``ClassVar``, which mypyc would drop).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, dataclass_transform
+from dataclasses import field, fields
+from typing import TYPE_CHECKING, Any, Literal
+
+from musici._record import record
 
 if TYPE_CHECKING:
     from musici.rating import Restoration as _Found
     from musici.scoring import ConcertOutcome
-
-_T = TypeVar("_T")
-
-
-@dataclass_transform(frozen_default=True, field_specifiers=(field,))
-def record(cls: type[_T]) -> type[_T]:
-    """A record class: frozen to the type checker, a plain slots dataclass at run time (its
-    ``__init__`` assigns each field directly: see the module's docstring)."""
-    return dataclass(slots=True, repr=False)(cls)
-
 
 Seats = tuple[int, ...]
 Cards = tuple[str, ...]
@@ -47,11 +40,13 @@ Cards = tuple[str, ...]
 class Event:
     """One effect: the common header of every event record (never made itself)."""
 
-    kind: ClassVar[str] = ""
     month: int
     phase: str
     rule: str
     player: int | None
+    # A class constant in effect (each record sets its default); a field, not a ClassVar,
+    # because mypyc drops ClassVar from a dataclass's annotations.
+    kind: str = field(default="", init=False, compare=False)
     private: Seats | None = field(default=None, kw_only=True)
 
     def visible_to(self, seat: int) -> bool:
@@ -119,7 +114,7 @@ class Event:
 class Setup(Event):
     """SETUP.1: the starting money, start player, markets and special card."""
 
-    kind = "setup"
+    kind: str = field(default="setup", init=False, compare=False)
     money: int
     start_player: int
     scores: tuple[str | None, ...]
@@ -132,7 +127,7 @@ class Setup(Event):
 class RemovedOrchestras(Event):
     """SETUP.6, 3 players: orchestras out of the game before shuffling."""
 
-    kind = "removed"
+    kind: str = field(default="removed", init=False, compare=False)
     orchestras: Cards
 
 
@@ -140,7 +135,7 @@ class RemovedOrchestras(Event):
 class RemovedCards(Event):
     """SETUP.6, 3 players: scores and discoveries out of the game (the cards are secret)."""
 
-    kind = "removed"
+    kind: str = field(default="removed", init=False, compare=False)
     scores: int
     discoveries: int
     cards: Cards
@@ -150,7 +145,7 @@ class RemovedCards(Event):
 class Deal(Event):
     """SETUP.2: a player's secret starting hand."""
 
-    kind = "deal"
+    kind: str = field(default="deal", init=False, compare=False)
     cards: Cards
 
 
@@ -158,7 +153,7 @@ class Deal(Event):
 class Month(Event):
     """MONTH.1: a month begins."""
 
-    kind = "month"
+    kind: str = field(default="month", init=False, compare=False)
     month_: int  # "month" in the JSON payload (the header's month, repeated)
     start_player: int
 
@@ -167,7 +162,7 @@ class Month(Event):
 class MonthEnd(Event):
     """MONTH.3: everyone's fame and money as the month ends."""
 
-    kind = "month_end"
+    kind: str = field(default="month_end", init=False, compare=False)
     fame: Seats
     money: Seats
 
@@ -177,14 +172,14 @@ class MonthEnd(Event):
 class NoAuction(Event):
     """P1.6: no special card left to auction."""
 
-    kind = "no_auction"
+    kind: str = field(default="no_auction", init=False, compare=False)
 
 
 @record
 class AuctionBanned(Event):
     """P1.7, SPECIAL.S1: this player may not bid this month."""
 
-    kind = "auction_banned"
+    kind: str = field(default="auction_banned", init=False, compare=False)
     card: str | None
     by: Literal["S1"]
 
@@ -193,7 +188,7 @@ class AuctionBanned(Event):
 class Auction(Event):
     """P1.1: the special card up for auction."""
 
-    kind = "auction"
+    kind: str = field(default="auction", init=False, compare=False)
     card: str | None
 
 
@@ -201,7 +196,7 @@ class Auction(Event):
 class Bid(Event):
     """P1.1: a bid."""
 
-    kind = "bid"
+    kind: str = field(default="bid", init=False, compare=False)
     amount: int
 
 
@@ -209,14 +204,14 @@ class Bid(Event):
 class PassAuction(Event):
     """P1.2: a player passes in the auction."""
 
-    kind = "pass_auction"
+    kind: str = field(default="pass_auction", init=False, compare=False)
 
 
 @record
 class SpecialBought(Event):
     """P1.3: the auction's winner and price."""
 
-    kind = "special_bought"
+    kind: str = field(default="special_bought", init=False, compare=False)
     card: str
     price: int
 
@@ -225,7 +220,7 @@ class SpecialBought(Event):
 class Unsold(Event):
     """P1.5: nobody bid; the card goes under the deck."""
 
-    kind = "unsold"
+    kind: str = field(default="unsold", init=False, compare=False)
     card: str
 
 
@@ -233,7 +228,7 @@ class Unsold(Event):
 class SpecialRevealed(Event):
     """P1.6: the next special card (``None``: the deck is empty)."""
 
-    kind = "special_revealed"
+    kind: str = field(default="special_revealed", init=False, compare=False)
     card: str | None
 
 
@@ -242,7 +237,7 @@ class SpecialRevealed(Event):
 class MediaBid(Event):
     """P2.1: a secret media bid (its bidder alone sees it until the reveal)."""
 
-    kind = "media_bid"
+    kind: str = field(default="media_bid", init=False, compare=False)
     amount: int
 
 
@@ -250,7 +245,7 @@ class MediaBid(Event):
 class Critic(Event):
     """P2.5, SPECIAL.S2: the critic adds to this player's media bid."""
 
-    kind = "critic"
+    kind: str = field(default="critic", init=False, compare=False)
     bid: int
     counts: int
     card: Literal["S2"]
@@ -260,7 +255,7 @@ class Critic(Event):
 class MediaReveal(Event):
     """P2.1: every seat's bid, and what it counts (with the critic)."""
 
-    kind = "media_reveal"
+    kind: str = field(default="media_reveal", init=False, compare=False)
     bids: Seats
     effective: Seats
 
@@ -269,14 +264,14 @@ class MediaReveal(Event):
 class NoMedia(Event):
     """P2.3: nobody wins the media (all bids zero)."""
 
-    kind = "no_media"
+    kind: str = field(default="no_media", init=False, compare=False)
 
 
 @record
 class MediaTie(Event):
     """P2.2: a tie for the media, broken by least fame, then chance."""
 
-    kind = "media_tie"
+    kind: str = field(default="media_tie", init=False, compare=False)
     tied: Seats
     fame: int
     by_chance: bool
@@ -286,7 +281,7 @@ class MediaTie(Event):
 class Media(Event):
     """P2.2: the media's winner and the bid it pays."""
 
-    kind = "media"
+    kind: str = field(default="media", init=False, compare=False)
     bid: int
 
 
@@ -295,7 +290,7 @@ class Media(Event):
 class ChapelFree(Event):
     """P3.HALL.1: the least famous player's hall is free."""
 
-    kind = "chapel_free"
+    kind: str = field(default="chapel_free", init=False, compare=False)
     fame: int
 
 
@@ -303,7 +298,7 @@ class ChapelFree(Event):
 class Venue(Event):
     """P3.1: the area a player takes."""
 
-    kind = "venue"
+    kind: str = field(default="venue", init=False, compare=False)
     area: str
 
 
@@ -312,7 +307,7 @@ class Venue(Event):
 class PassRound(Event):
     """P4.1: a player passes a round of actions."""
 
-    kind = "pass_round"
+    kind: str = field(default="pass_round", init=False, compare=False)
     round: int
 
 
@@ -320,7 +315,7 @@ class PassRound(Event):
 class ActionTaken(Event):
     """P4.2: the action a player takes."""
 
-    kind = "action"
+    kind: str = field(default="action", init=False, compare=False)
     action: str
     round: int
 
@@ -352,7 +347,7 @@ class ConcertRestoration:
 class Concert(Event):
     """P4.CONCERT.1-4: a concert, its rating (RATE.*) and what it earns."""
 
-    kind = "concert"
+    kind: str = field(default="concert", init=False, compare=False)
     card: str
     kind_: str  # the card's kind ("kind" in the JSON payload)
     style: str
@@ -389,7 +384,7 @@ class Concert(Event):
 class Hire(Event):
     """P4.HIRE.1: an orchestra hired from the market, and the card that refills its slot."""
 
-    kind = "hire"
+    kind: str = field(default="hire", init=False, compare=False)
     orchestra: str
     refill: str | None
 
@@ -398,7 +393,7 @@ class Hire(Event):
 class PoachRefused(Event):
     """P4.HIRE.2: the owner (``player``) keeps its orchestra."""
 
-    kind = "poach_refused"
+    kind: str = field(default="poach_refused", init=False, compare=False)
     buyer: int
     orchestra: str
 
@@ -407,7 +402,7 @@ class PoachRefused(Event):
 class Poach(Event):
     """P4.HIRE.2: an orchestra hired away from another player."""
 
-    kind = "poach"
+    kind: str = field(default="poach", init=False, compare=False)
     orchestra: str
     from_: int  # "from" in the JSON payload
     price: int
@@ -418,7 +413,7 @@ class Poach(Event):
 class Buy(Event):
     """P4.BUY.1 (or SPECIAL.S8): a score bought from the market."""
 
-    kind = "buy"
+    kind: str = field(default="buy", init=False, compare=False)
     card: str
     refill: str | None
 
@@ -427,7 +422,7 @@ class Buy(Event):
 class Offer(Event):
     """P4.BUY.2: an offer for a card of ``era`` from a seller's hand."""
 
-    kind = "offer"
+    kind: str = field(default="offer", init=False, compare=False)
     seller: int
     price: int
     era: str
@@ -437,7 +432,7 @@ class Offer(Event):
 class Sold(Event):
     """P4.BUY.2: the seller (``player``) sells."""
 
-    kind = "sold"
+    kind: str = field(default="sold", init=False, compare=False)
     buyer: int
     price: int
 
@@ -446,7 +441,7 @@ class Sold(Event):
 class CardPassed(Event):
     """P4.BUY.2: the card sold (buyer and seller alone see it)."""
 
-    kind = "card_passed"
+    kind: str = field(default="card_passed", init=False, compare=False)
     buyer: int
     card: str
 
@@ -455,7 +450,7 @@ class CardPassed(Event):
 class Declined(Event):
     """P4.BUY.3: the seller (``player``) declines."""
 
-    kind = "declined"
+    kind: str = field(default="declined", init=False, compare=False)
     buyer: int
     price: int
 
@@ -464,14 +459,14 @@ class Declined(Event):
 class ActionSpent(Event):
     """P4.BUY.3: the declined offer still costs the buyer its action."""
 
-    kind = "action_spent"
+    kind: str = field(default="action_spent", init=False, compare=False)
 
 
 @record
 class Discover(Event):
     """P4.DISCOVER.1: a discovery drawn from ``deck``."""
 
-    kind = "discover"
+    kind: str = field(default="discover", init=False, compare=False)
     deck: str
 
 
@@ -479,7 +474,7 @@ class Discover(Event):
 class Drew(Event):
     """P4.DISCOVER.1, SPECIAL.S7: the card drawn (its drawer alone sees it)."""
 
-    kind = "drew"
+    kind: str = field(default="drew", init=False, compare=False)
     card: str
     deck: str | None = None  # SPECIAL.S7 names the deck
 
@@ -488,7 +483,7 @@ class Drew(Event):
 class Appease(Event):
     """P4.APPEASE.1: a dissent marker removed."""
 
-    kind = "appease"
+    kind: str = field(default="appease", init=False, compare=False)
     orchestra: str
     markers: int
 
@@ -497,7 +492,7 @@ class Appease(Event):
 class SpecialPlayed(Event):
     """P4.SPECIAL.1: a special card played (what it did: an ``"effect"`` record)."""
 
-    kind = "special"
+    kind: str = field(default="special", init=False, compare=False)
     card: str
 
 
@@ -505,8 +500,7 @@ class SpecialPlayed(Event):
 class AuctioneerPlayed(Event):
     """SPECIAL.S1: ``target`` may not bid in ``month``'s auction."""
 
-    kind = "effect"
-    CARD: ClassVar[str] = "S1"
+    kind: str = field(default="effect", init=False, compare=False)
     card: Literal["S1"]
     target: int
     month_: int
@@ -516,8 +510,7 @@ class AuctioneerPlayed(Event):
 class CriticPlayed(Event):
     """SPECIAL.S2: the player's media bid counts ``bonus`` more in ``month``."""
 
-    kind = "effect"
-    CARD: ClassVar[str] = "S2"
+    kind: str = field(default="effect", init=False, compare=False)
     card: Literal["S2"]
     month_: int
     bonus: int
@@ -527,8 +520,7 @@ class CriticPlayed(Event):
 class TourGuidePlayed(Event):
     """SPECIAL.S3: this month's tour costs nothing."""
 
-    kind = "effect"
-    CARD: ClassVar[str] = "S3"
+    kind: str = field(default="effect", init=False, compare=False)
     card: Literal["S3"]
     tour: str | None
 
@@ -537,8 +529,7 @@ class TourGuidePlayed(Event):
 class EducatorPlayed(Event):
     """SPECIAL.S4: orchestras taken from the market, and the market after."""
 
-    kind = "effect"
-    CARD: ClassVar[str] = "S4"
+    kind: str = field(default="effect", init=False, compare=False)
     card: Literal["S4"]
     orchestras: Cards
     market: tuple[str | None, ...]
@@ -548,8 +539,7 @@ class EducatorPlayed(Event):
 class AdvisorPlayed(Event):
     """SPECIAL.S5: up to ``exempts`` orchestras' salaries waived in P5.3."""
 
-    kind = "effect"
-    CARD: ClassVar[str] = "S5"
+    kind: str = field(default="effect", init=False, compare=False)
     card: Literal["S5"]
     exempts: int
 
@@ -558,8 +548,7 @@ class AdvisorPlayed(Event):
 class RumourmongerPlayed(Event):
     """SPECIAL.S6: each of ``targets`` places a marker in P5.6."""
 
-    kind = "effect"
-    CARD: ClassVar[str] = "S6"
+    kind: str = field(default="effect", init=False, compare=False)
     card: Literal["S6"]
     targets: Seats
 
@@ -568,8 +557,7 @@ class RumourmongerPlayed(Event):
 class CollectorPlayed(Event):
     """SPECIAL.S7: the cards taken, face up and from which decks, and the market after."""
 
-    kind = "effect"
-    CARD: ClassVar[str] = "S7"
+    kind: str = field(default="effect", init=False, compare=False)
     card: Literal["S7"]
     taken: Cards
     face_up: Cards
@@ -581,8 +569,7 @@ class CollectorPlayed(Event):
 class ThiefPlayed(Event):
     """SPECIAL.S8: the market card marked for the player alone."""
 
-    kind = "effect"
-    CARD: ClassVar[str] = "S8"
+    kind: str = field(default="effect", init=False, compare=False)
     card: Literal["S8"]
     marked: str
 
@@ -592,7 +579,7 @@ class ThiefPlayed(Event):
 class VenueFree(Event):
     """P3.HALL.1 or SPECIAL.S3: the venue costs nothing (S3 says what it saved)."""
 
-    kind = "venue_free"
+    kind: str = field(default="venue_free", init=False, compare=False)
     area: str
     card: str | None = None
     money: int | None = None
@@ -603,7 +590,7 @@ class VenueFree(Event):
 class Unpaid(Event):
     """RULING-UNPAID-VENUE / -SURCHARGE: what could not be paid (and the fame it cost)."""
 
-    kind = "unpaid"
+    kind: str = field(default="unpaid", init=False, compare=False)
     amount: int
     fame: int | None = None  # RULING-UNPAID-VENUE only
 
@@ -612,7 +599,7 @@ class Unpaid(Event):
 class Exempt(Event):
     """SPECIAL.S5: the orchestras whose salaries are waived."""
 
-    kind = "exempt"
+    kind: str = field(default="exempt", init=False, compare=False)
     card: Literal["S5"]
     orchestras: Cards
 
@@ -621,7 +608,7 @@ class Exempt(Event):
 class RumourVoid(Event):
     """SPECIAL.S6: a target with no orchestra places no marker."""
 
-    kind = "rumour_void"
+    kind: str = field(default="rumour_void", init=False, compare=False)
     card: Literal["S6"]
     owner: int
 
@@ -631,7 +618,7 @@ class RumourVoid(Event):
 class Fame(Event):
     """A change of fame (P5.8: floored at zero when the rule says so)."""
 
-    kind = "fame"
+    kind: str = field(default="fame", init=False, compare=False)
     delta: int
     fame: int
     reason: str
@@ -644,7 +631,7 @@ class Fame(Event):
 class Pay(Event):
     """A payment (``to`` another seat, or the bank when ``None``); ``money``: what is left."""
 
-    kind = "pay"
+    kind: str = field(default="pay", init=False, compare=False)
     amount: int
     to: int | None
     reason: str
@@ -656,7 +643,7 @@ class Pay(Event):
 class Income(Event):
     """Money received (P5.1, P4.4, SPECIAL.P1); ``money``: the total after."""
 
-    kind = "income"
+    kind: str = field(default="income", init=False, compare=False)
     amount: int
     reason: str
     money: int
@@ -667,7 +654,7 @@ class Income(Event):
 class OrchestraLeaves(Event):
     """P5.7: a third dissent marker sends the orchestra away (``cause``: the marker's rule)."""
 
-    kind = "orchestra_leaves"
+    kind: str = field(default="orchestra_leaves", init=False, compare=False)
     orchestra: str
     reason: str
     cause: str
@@ -679,7 +666,7 @@ class OrchestraLeaves(Event):
 class Marker(Event):
     """P5.3, P5.7, SPECIAL.S6, RULING-UNPAID-SURCHARGE: a dissent marker (``markers``: now)."""
 
-    kind = "marker"
+    kind: str = field(default="marker", init=False, compare=False)
     orchestra: str
     markers: int
     reason: str
@@ -692,7 +679,7 @@ class Marker(Event):
 class Award(Event):
     """END.1-4, END.6-7: an award, everyone's counts, its winners and each one's share."""
 
-    kind = "award"
+    kind: str = field(default="award", init=False, compare=False)
     award: str
     counts: Seats
     winners: Seats
@@ -703,7 +690,7 @@ class Award(Event):
 class MarkerPenalty(Event):
     """END.5: one fame lost per dissent marker left."""
 
-    kind = "marker_penalty"
+    kind: str = field(default="marker_penalty", init=False, compare=False)
     markers: int
 
 
@@ -711,7 +698,7 @@ class MarkerPenalty(Event):
 class FinalResult(Event):
     """END.WIN: final fame (fractions as text), money, winners and ranks."""
 
-    kind = "final"
+    kind: str = field(default="final", init=False, compare=False)
     fame: tuple[str, ...]
     money: Seats
     winners: Seats
@@ -736,8 +723,8 @@ RECORDS: tuple[type[Event], ...] = (
 
 #: The records of the kind ``"effect"``, by special card.
 EFFECTS: dict[str, type[Event]] = {
-    c.CARD: c for c in (AuctioneerPlayed, CriticPlayed, TourGuidePlayed, EducatorPlayed,
-                        AdvisorPlayed, RumourmongerPlayed, CollectorPlayed, ThiefPlayed)
+    "S1": AuctioneerPlayed, "S2": CriticPlayed, "S3": TourGuidePlayed, "S4": EducatorPlayed,
+    "S5": AdvisorPlayed, "S6": RumourmongerPlayed, "S7": CollectorPlayed, "S8": ThiefPlayed,
 }
 
 #: The records with a ``card`` field (a card id; for ``Drew``, ``Buy``, … the card moved).
@@ -753,6 +740,11 @@ def card_of(event: Event) -> str | None:
 
 
 _HEADER = frozenset(f.name for f in fields(Event))
+
+
+def _kind_of(cls: type[Event]) -> str:
+    """The kind a record class writes (its ``kind`` field's default)."""
+    return next(str(f.default) for f in fields(cls) if f.name == "kind")
 _HEADER_KEYS = frozenset({"month", "phase", "kind", "rule", "player", "data", "private"})
 
 
@@ -766,8 +758,7 @@ _SPEC: dict[type[Event], tuple[tuple[str, str, bool], ...]] = {
     c: payload_fields(c) for c in RECORDS}
 _BY_KIND: dict[str, tuple[type[Event], ...]] = {}
 for _c in RECORDS:
-    _BY_KIND[_c.kind] = (*_BY_KIND.get(_c.kind, ()), _c)
-del _c
+    _BY_KIND[_kind_of(_c)] = (*_BY_KIND.get(_kind_of(_c), ()), _c)
 
 
 def events_table() -> str:
@@ -784,7 +775,7 @@ def events_table() -> str:
             default = " = None" if f.default is None else ""
             parts.append(f"{name}: {f.type}{default}".replace("|", "\\|"))
         doc = (cls.__doc__ or "").strip().splitlines()[0].replace("|", "\\|")
-        rows.append(f"| {cls.kind} | {cls.__name__} | {'; '.join(parts) or '-'} | {doc} |")
+        rows.append(f"| {_kind_of(cls)} | {cls.__name__} | {'; '.join(parts) or '-'} | {doc} |")
     return "\n".join(rows) + "\n"
 
 

@@ -218,5 +218,7 @@ def test_the_scan_flags_payload_reads() -> None:
 
 
 def test_docs_list_every_record_with_its_fields() -> None:
+    if not ev.__file__ or not ev.__file__.endswith(".py"):
+        pytest.skip("a compiled musici.events keeps no annotations nor docstrings (mypyc)")
     text = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
     assert ev.events_table() in text, "docs/engine.md's event table is stale: paste events_table()"
