@@ -222,6 +222,43 @@ class LedgerLine(NamedTuple):
 _new_line = tuple.__new__
 
 
+_NO_LINES: tuple[LedgerLine, ...] = ()
+
+
+def received_lines(*, held_concert: bool, income: int, actions: int,
+                   permanent: Collection[str]) -> tuple[LedgerLine, ...]:
+    """P5.1 with P4.4: what a player receives this month, in order: the concert's income
+    (after P3.TOUR), the idle bonus for at most one action and no concert (P4.4), the
+    Guarneri violin with a concert (SPECIAL.P1). The first lines of :func:`month_ledger`."""
+    if held_concert:
+        if "P1" in permanent:
+            if income:
+                return (_new_line(LedgerLine, (income, 0, "concert income", "P5.1")), _GUARNERI)
+            return (_GUARNERI,)
+        return (_new_line(LedgerLine, (income, 0, "concert income", "P5.1")),) if income else _NO_LINES
+    return (_IDLE,) if idle_bonus(held_concert, actions) else _NO_LINES  # P4.4
+
+
+def fame_lines(*, held_concert: bool, permanent: Collection[str],
+               alone: bool = False) -> tuple[LedgerLine, ...]:
+    """P5.5: the fame cards' lines after a concert, in order: the Stradivari cello
+    (SPECIAL.P2), the Journalist when no one else is in a hall / on a tour like the
+    player's (SPECIAL.P7). The last lines of :func:`month_ledger`."""
+    if not held_concert:
+        return _NO_LINES
+    lines = [_STRADIVARI] if "P2" in permanent else []
+    if alone and "P7" in permanent:
+        lines.append(_JOURNALIST)
+    return tuple(lines)
+
+
+_GUARNERI = _new_line(LedgerLine, (GUARNERI_BONUS, 0, "Guarneri violin", "SPECIAL.P1"))
+_IDLE = _new_line(LedgerLine, (IDLE_BONUS, 0, "at most one action and no concert", "P4.4"))
+_STRADIVARI = _new_line(LedgerLine, (0, STRADIVARI_FAME, "Stradivari cello", "SPECIAL.P2"))
+_JOURNALIST = _new_line(LedgerLine, (0, JOURNALIST_FAME, "Journalist: alone in a hall/on a tour",
+                                     "SPECIAL.P7"))
+
+
 def month_ledger(*, held_concert: bool, income: int, actions: int, permanent: Collection[str],
                  venue: str, venue_cost: VenueCost, salaries: Sequence[int], surcharge_fame: int,
                  alone: bool = False) -> tuple[LedgerLine, ...]:
@@ -234,26 +271,33 @@ def month_ledger(*, held_concert: bool, income: int, actions: int, permanent: Co
     the surcharge at; ``alone``: no one else in a hall (or on a tour) like the player's
     (SPECIAL.P7). What is *due*: the engine pays what the player can and asks what to leave
     unpaid (P5.3); plans and previews sum the lines as if all is paid.
+
+    The lines received are :func:`received_lines` and the fame cards' :func:`fame_lines`:
+    the engine settles from those two parts (36-48 times a game) and pays the venue and
+    salaries line by line as the player can (:func:`venue_cost`, :func:`salary_due`).
     """
-    # Reasons are constant words (the venue's line names its area): the engine settles
-    # from these lines 36-48 times a game, so nothing is formatted here.
-    lines: list[LedgerLine] = []
-    if held_concert and income:
-        lines.append(_new_line(LedgerLine, (income, 0, "concert income", "P5.1")))
-    if idle_bonus(held_concert, actions):
-        lines.append(_new_line(LedgerLine, (IDLE_BONUS, 0, "at most one action and no concert", "P4.4")))
-    if held_concert and "P1" in permanent:
-        lines.append(_new_line(LedgerLine, (GUARNERI_BONUS, 0, "Guarneri violin", "SPECIAL.P1")))
-    lines.append(_new_line(LedgerLine, (-venue_cost.money, -venue_cost.fame, venue, venue_cost.rule)))
+    return (*received_lines(held_concert=held_concert, income=income, actions=actions,
+                            permanent=permanent),
+            venue_line(venue, venue_cost),
+            *due_lines(held_concert=held_concert, salaries=salaries, surcharge_fame=surcharge_fame),
+            *fame_lines(held_concert=held_concert, permanent=permanent, alone=alone))
+
+
+def venue_line(venue: str, cost: VenueCost) -> LedgerLine:
+    """P5.2: the venue's line of :func:`month_ledger` (``cost``: :func:`venue_cost`)."""
+    return _new_line(LedgerLine, (-cost.money, -cost.fame, venue, cost.rule))
+
+
+def due_lines(*, held_concert: bool, salaries: Sequence[int],
+              surcharge_fame: int) -> tuple[LedgerLine, ...]:
+    """P5.3 and P5.4 (P4.3 without a concert): the salaries of orchestras with these printed
+    ``salaries`` and the surcharge at ``surcharge_fame``, the middle lines of
+    :func:`month_ledger` after the venue's."""
+    lines = []
     due = sum([salary_due(s, held_concert) for s in salaries])
     if due:
         lines.append(_new_line(LedgerLine, (-due, 0, "salaries", "P5.3" if held_concert else "P4.3")))
     extra = surcharge(surcharge_fame)
     if extra:
         lines.append(_new_line(LedgerLine, (-extra, 0, "salary surcharge", "P5.4")))
-    if held_concert and "P2" in permanent:  # P5.5
-        lines.append(_new_line(LedgerLine, (0, STRADIVARI_FAME, "Stradivari cello", "SPECIAL.P2")))
-    if held_concert and alone and "P7" in permanent:
-        lines.append(_new_line(LedgerLine, (0, JOURNALIST_FAME,
-                                            "Journalist: alone in a hall/on a tour", "SPECIAL.P7")))
     return tuple(lines)

@@ -28,31 +28,36 @@ def ledger(g: Game, p: PlayerState, cost: E.VenueCost | None = None) -> tuple[E.
     if cost is None:
         cost = _venue_cost(g, p, held)
     assert p.venue is not None
-    alone = False
-    if "P7" in p.permanent:  # SPECIAL.P7: only the Journalist asks who else is there
-        kind = TOURS if p.venue in TOURS else HALLS
-        alone = all(s == p.seat for a, s in g.venues.items() if a in kind)
     orchestras = g.cards.orchestras
     return E.month_ledger(
         held_concert=held, income=p.concert["income"] if p.concert is not None else 0,
         actions=p.actions, permanent=p.permanent, venue=p.venue, venue_cost=cost,
         salaries=[orchestras[o].salary for o in p.orchestras],
-        surcharge_fame=p.fame - cost.fame, alone=alone)
+        surcharge_fame=p.fame - cost.fame, alone=_alone(g, p))
+
+
+def _alone(g: Game, p: PlayerState) -> bool:
+    """SPECIAL.P7: no one else in a hall (or on a tour) like ``p``'s; only the Journalist asks."""
+    if "P7" not in p.permanent:
+        return False
+    assert p.venue is not None
+    kind = TOURS if p.venue in TOURS else HALLS
+    return all(s == p.seat for a, s in g.venues.items() if a in kind)
 
 
 _CARD_OF = {"SPECIAL.P1": "P1", "SPECIAL.P2": "P2", "SPECIAL.P7": "P7"}
-_RECEIVED = frozenset({"P5.1", "P4.4", "SPECIAL.P1"})  # the lines P5.1 receives
 
 
 def settle(g: Game, seat: int) -> None:
     p = g.players[seat]
     held = p.concert is not None
-    cost = _venue_cost(g, p, held)
-    for line in ledger(g, p, cost):
-        if line.rule in _RECEIVED:  # P5.1: income, then the P4.4 bonus and Guarneri
-            effects.receive(g, p, line.money, line.rule, line.reason,
-                            card=_CARD_OF.get(line.rule))
-    pay_venue(g, p, held, cost)
+    # P5.1: income, then the P4.4 bonus and Guarneri: the ledger's first lines (the rest of
+    # it, venue and salaries, is paid below as far as the player can).
+    income = p.concert["income"] if p.concert is not None else 0
+    for line in E.received_lines(held_concert=held, income=income, actions=p.actions,
+                                 permanent=p.permanent):
+        effects.receive(g, p, line.money, line.rule, line.reason, card=_CARD_OF.get(line.rule))
+    pay_venue(g, p, held)
     # P5.3: salaries (SPECIAL.S5 first exempts up to 3)
     if p.advisor and len(p.orchestras) > 3:
         ask(g,
@@ -184,9 +189,9 @@ def fame_cards(g: Game, seat: int) -> None:
     p = g.players[seat]
     if p.concert is None or not ("P2" in p.permanent or "P7" in p.permanent):
         return
-    for line in ledger(g, p):  # P5.5: Stradivari, then the Journalist (SPECIAL.P2, P7)
-        if line.rule in ("SPECIAL.P2", "SPECIAL.P7"):
-            effects.change_fame(g, p, line.fame, line.rule, line.reason, card=_CARD_OF[line.rule])
+    # P5.5: Stradivari, then the Journalist (SPECIAL.P2, P7): the ledger's last lines.
+    for line in E.fame_lines(held_concert=True, permanent=p.permanent, alone=_alone(g, p)):
+        effects.change_fame(g, p, line.fame, line.rule, line.reason, card=_CARD_OF[line.rule])
 
 
 def rumours(g: Game) -> None:

@@ -242,26 +242,30 @@ class Planner:
                 variants.append((card_id, card, buying, restore, cbias, hires, [*pool, *extra],
                                  hire_cost, hire_sal))
         cache: dict[tuple[str, int, tuple[str, ...]], Lineup | None] = {}
+        # The month's settlement from the one home of its arithmetic (economy.month_ledger's
+        # parts), the surcharge counted at today's fame and no Journalist counted on (a plan's
+        # guesses). Only the venue's line depends on the area: the rest is summed once.
+        # No concert: half rent and salaries (P4.3), the idle bonus (P4.4). With a concert:
+        # the orchestras held; a variant adds its own income and its hires' salaries.
+        idle_fixed = (*E.received_lines(held_concert=False, income=0, actions=me.actions,
+                                        permanent=me.permanent),
+                      *E.due_lines(held_concert=False, salaries=pay, surcharge_fame=me.fame))
+        held_fixed = (*E.received_lines(held_concert=True, income=0, actions=me.actions,
+                                        permanent=me.permanent),
+                      *E.due_lines(held_concert=True, salaries=pay, surcharge_fame=me.fame),
+                      *E.fame_lines(held_concert=True, permanent=me.permanent))
+        idle_fixed_cash = sum(line.money for line in idle_fixed)
+        idle_fixed_fame = sum(line.fame for line in idle_fixed)
+        held_fixed_cash = sum(line.money for line in held_fixed)
+        held_fixed_fame = sum(line.fame for line in held_fixed)
         for area in areas:
             held = view.venue_cost(area, held_concert=True)  # P5.2
             idle = view.venue_cost(area, held_concert=False)  # P4.3: half rent
             capacity = E.capacity(area) or NO_LIMIT
             bias = self.area_bias(view, area)
-            # The month's settlement from the one home of its arithmetic (economy.month_ledger),
-            # the surcharge counted at today's fame and no Journalist counted on (a plan's
-            # guesses). No concert: half rent and salaries (P4.3), the idle bonus (P4.4).
-            idle_lines = E.month_ledger(held_concert=False, income=0, actions=me.actions,
-                                        permanent=me.permanent, venue=area, venue_cost=idle,
-                                        salaries=pay, surcharge_fame=me.fame)
-            idle_cash = sum(line.money for line in idle_lines)
-            idle_fame = sum(line.fame for line in idle_lines)
-            # With a concert: the same lines for the orchestras held; a variant adds its own
-            # income line and its hires' salaries (E.salary_due, P5.3).
-            held_lines = E.month_ledger(held_concert=True, income=0, actions=me.actions,
-                                        permanent=me.permanent, venue=area, venue_cost=held,
-                                        salaries=pay, surcharge_fame=me.fame)
-            held_cash = sum(line.money for line in held_lines)
-            held_fame = sum(line.fame for line in held_lines)
+            idle_line, held_line = E.venue_line(area, idle), E.venue_line(area, held)  # P5.2
+            idle_cash, idle_fame = idle_fixed_cash + idle_line.money, idle_fixed_fame + idle_line.fame
+            held_cash, held_fame = held_fixed_cash + held_line.money, held_fixed_fame + held_line.fame
             out.append(Option(area, None, None, (), None, idle_fame, idle_cash,
                               idle_fame + lam * idle_cash + penalty(idle_cash, salaries)
                               + bias * 0.25))
