@@ -38,7 +38,9 @@ def _declare() -> dict[str, Callable[..., None]]:
     for module in _MODULES:
         short = module.__name__.rsplit(".", 1)[1]
         for name, obj in vars(module).items():
-            if isinstance(obj, types.FunctionType) and obj.__module__ == module.__name__:
+            # A compiled build's functions are built-in functions (mypyc); same names.
+            if (isinstance(obj, types.FunctionType | types.BuiltinFunctionType)
+                    and obj.__module__ == module.__name__):
                 table[f"{short}.{name}"] = obj
     return table
 
