@@ -28,6 +28,8 @@ def test_the_concert_explanation_multiplies_by_the_card_sets_terms() -> None:
 
     cards = custom_tours()
     card = next(c for c in cards.music.values() if c.kind == "score")
-    lines = _explain_tour({"venue": "large-academic", "fame": 7}, card, 4,
-                          {"RULING-ROUNDING": "toward-zero"}, cards)
+    from musici.events import Concert
+    concert = Concert(1, "P4", "P4.CONCERT.4", 0, card.id, "score", "authentic", (), (), (0, 0),
+                      (0, 0), 0, False, "large-academic", "good", "good", (), 4, None, 7, 0)
+    lines = _explain_tour(concert, card, 4, {"RULING-ROUNDING": "toward-zero"}, cards)
     assert "×1.75 = 7" in lines[0].text

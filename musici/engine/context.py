@@ -28,14 +28,9 @@ if TYPE_CHECKING:
 Ts = TypeVarTuple("Ts")
 
 
-def emit(g: Game, event: Event | str, *legacy: Any, private: Any = None) -> None:
+def emit(g: Game, event: Event) -> None:
     """Record ``event`` (a record of :mod:`musici.events`, made with ``g.month`` and
     ``g.phase``; its ``rule`` id says why it happened)."""
-    if isinstance(event, str):  # TEMPORARY (issue 22): p5_settlement's sites, until moved
-        rule, player, data = legacy
-        event = Event.from_dict({"month": g.month, "phase": g.phase, "kind": event, "rule": rule,
-                                 "player": player, "data": data,
-                                 **({} if private is None else {"private": list(private)})})
     g.events.append(event)
 
 

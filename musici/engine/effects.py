@@ -55,8 +55,6 @@ def add_marker(g: Game, p: PlayerState, orch: str, rule: str, reason: str,
                rumour: int | None = None) -> None:
     """One dissent marker on ``orch``; ``rumour``: the seat whose Rumourmonger placed it
     (SPECIAL.S6)."""
-    if isinstance(rumour, dict):  # TEMPORARY (issue 22): p5_settlement's old call
-        rumour = rumour["owner"]
     card = None if rumour is None else "S6"
     count = p.markers.get(orch, 0) + 1
     if count > 2:  # P5.7: a third marker sends the orchestra away

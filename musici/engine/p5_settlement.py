@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from musici import economy as E
 from musici.decisions import Decision, Kind
@@ -10,6 +10,7 @@ from musici.economy import HALLS, TOURS
 from musici.engine import effects
 from musici.engine.context import ask, emit, push_all, task
 from musici.engine.state import PlayerState
+from musici.events import Exempt, RumourVoid, Unpaid, VenueFree
 
 if TYPE_CHECKING:
     from musici.engine.game import Game
@@ -94,12 +95,13 @@ def pay_venue(g: Game, p: PlayerState, held: bool, cost: E.VenueCost | None = No
         cost = _venue_cost(g, p, held)
     opts = g.rules.options
     if cost.free:  # P3.HALL.1, SPECIAL.S3
-        data: dict[str, Any] = {"area": venue}
         if cost.rule == "SPECIAL.S3":  # what the Tour guide saved
             waived = E.venue_cost(venue, held_concert=held, rules=g.rules,
                                   hall_rents=g.cards.hall_rents, tours=g.cards.tours)
-            data.update(card="S3", money=waived.money, fame=waived.fame)
-        emit(g, "venue_free", cost.rule, p.seat, data)
+            emit(g, VenueFree(g.month, g.phase, cost.rule, p.seat, venue, "S3", waived.money,
+                              waived.fame))
+        else:
+            emit(g, VenueFree(g.month, g.phase, cost.rule, p.seat, venue))
         return
     rule, money, fame_cost = cost.rule, cost.money, cost.fame
     if fame_cost:
@@ -113,10 +115,10 @@ def pay_venue(g: Game, p: PlayerState, held: bool, cost: E.VenueCost | None = No
     if unpaid:
         if opts["RULING-UNPAID-VENUE"] == "fame-per-50":
             lost = E.unpaid_venue_fame(unpaid)
-            emit(g, "unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": lost})
+            emit(g, Unpaid(g.month, g.phase, "RULING-UNPAID-VENUE", p.seat, unpaid, lost))
             effects.change_fame(g, p, -lost, "RULING-UNPAID-VENUE", f"{unpaid} G venue unpaid", venue=venue)
         else:
-            emit(g, "unpaid", "RULING-UNPAID-VENUE", p.seat, {"amount": unpaid, "fame": 0})
+            emit(g, Unpaid(g.month, g.phase, "RULING-UNPAID-VENUE", p.seat, unpaid, 0))
 
 
 def salary(g: Game, p: PlayerState, orch: str) -> int:
@@ -126,7 +128,7 @@ def salary(g: Game, p: PlayerState, orch: str) -> int:
 def on_advisor(g: Game, exempt: tuple[str, ...], seat: int) -> None:
     p = g.players[seat]
     if exempt:
-        emit(g, "exempt", "SPECIAL.S5", seat, {"card": "S5", "orchestras": list(exempt)})
+        emit(g, Exempt(g.month, g.phase, "SPECIAL.S5", seat, "S5", exempt))
     due = [o for o in p.orchestras if o not in exempt]
     total = sum(salary(g, p, o) for o in due)
     if total <= p.money:
@@ -176,7 +178,7 @@ def on_salaries(g: Game, paid: tuple[str, ...], seat: int, due: tuple[str, ...])
             )
             return
         else:
-            emit(g, "unpaid", "RULING-UNPAID-SURCHARGE", seat, {"amount": surcharge})
+            emit(g, Unpaid(g.month, g.phase, "RULING-UNPAID-SURCHARGE", seat, surcharge))
     fame_cards(g, seat)
 
 
@@ -205,7 +207,7 @@ def rumours(g: Game) -> None:
 def ask_rumour(g: Game, seat: int, owner: int) -> None:
     p = g.players[seat]
     if not p.orchestras:
-        emit(g, "rumour_void", "SPECIAL.S6", seat, {"card": "S6", "owner": owner})
+        emit(g, RumourVoid(g.month, g.phase, "SPECIAL.S6", seat, "S6", owner))
         return
     ask(g,
         Decision(seat, Kind.RUMOUR_MARKER, "SPECIAL.S6", options=tuple(p.orchestras), info={"owner": owner}),
@@ -217,4 +219,4 @@ def ask_rumour(g: Game, seat: int, owner: int) -> None:
 
 def on_rumour(g: Game, orch: str, seat: int, owner: int) -> None:
     effects.add_marker(g, g.players[seat], orch, "SPECIAL.S6", f"rumour from seat {owner}",
-                       {"card": "S6", "owner": owner})
+                       rumour=owner)
