@@ -43,6 +43,27 @@ def test_a_long_stream_of_mixed_lengths_matches() -> None:
     assert mine.getstate() == theirs.getstate()
 
 
+@pytest.mark.parametrize("lo, hi, step", [(0, 0, 1), (0, 1, 1), (0, 30, 1), (5, 200, 5),
+                                          (0, 95, 25), (3, 3, 7), (0, 1023, 1), (0, 1024, 1),
+                                          (10, 4106, 4)])
+def test_an_amount_is_drawn_as_random_answer_draws_it(lo: int, hi: int, step: int) -> None:
+    """Decision.random_answer: lo + step * rng.randrange(count)."""
+    decision = Decision(2, "media_bid", "P2.1", space="amount", lo=lo, hi=hi, step=step)
+    mine, theirs = random.Random(f"amount:{lo}:{hi}"), random.Random(f"amount:{lo}:{hi}")
+    got = draws(random_strategy, mine, decision, 300)
+    want = [lo + step * theirs.randrange((hi - lo) // step + 1) for _ in range(300)]
+    assert got == want
+    assert mine.getstate() == theirs.getstate()
+
+
+def test_an_empty_range_or_choice_fails_as_random_does() -> None:
+    view: Any = SimpleNamespace(rng=random.Random(1))
+    with pytest.raises(ValueError):
+        random_strategy(view, Decision(0, "media_bid", "P2.1", space="amount", lo=5, hi=0))
+    with pytest.raises(IndexError):
+        random_strategy(view, Decision(0, "action", "P4.1", options=()))
+
+
 class Shifted(random.Random):
     """A generator of its own kind (random() overridden: random.choice then draws otherwise)."""
 
