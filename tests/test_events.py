@@ -222,3 +222,11 @@ def test_docs_list_every_record_with_its_fields() -> None:
         pytest.skip("a compiled musici.events keeps no annotations nor docstrings (mypyc)")
     text = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
     assert ev.events_table() in text, "docs/engine.md's event table is stale: paste events_table()"
+
+
+def test_readers_write_sequences_as_the_json_lists_did() -> None:
+    from musici.analysis.explain import explain_event
+    from musici.cards import standard_cardset
+    award = ev.Award(12, "END", "END.1", None, "baroque", (0, 4, 5), (2,), "4")
+    text = explain_event(award, standard_cardset())[0].text
+    assert "counts [0, 4, 5] per seat" in text  # a tuple field, shown as the list it was

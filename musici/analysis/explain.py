@@ -469,7 +469,7 @@ def _unpaid_lines(d: ev.Unpaid) -> list[Line]:
 
 def _award_lines(d: ev.Award) -> list[Line]:
     winners = ", ".join(f"seat {s}" for s in d.winners)
-    lines = [Line(f"Award '{d.award}': counts {d.counts} per seat; most: {winners}; "
+    lines = [Line(f"Award '{d.award}': counts {list(d.counts)} per seat; most: {winners}; "
                   f"+{d.share} fame each", d.rule)]
     if len(d.winners) > 1:
         lines.append(Line(f"{len(d.winners)} players tied: they share the award", "END.6"))
