@@ -92,23 +92,35 @@ def test_a_lost_seat_that_throws_away_fame_is_flagged_by_fame(controlled) -> Non
     from musici.widgets.review_panel import flag_text, flagged
     assert "(−10.5 fame)" in R.review_text(game, 0, review) and review.how in R.review_text(
         game, 0, review)
-    assert "the fame lost decides the label" in R.why_text(game, m)
+    assert "the final fame lost decides the label" in R.why_text(game, m)
     (flag,) = flagged(review)
     assert "−10.5 fame, 95 % interval" in flag_text(game, flag)
     assert "−10.5 fame" in review_html(game, 0, review) and "win share)" not in review_html(
         game, 0, review)
 
 
-def test_a_contested_seat_is_not_labelled_by_fame(controlled) -> None:
-    """Win share 0.5 for both answers (not saturated): the same fame drop earns no label,
-    since in a contested game only winning counts (END.WIN)."""
+@pytest.mark.parametrize(("wins", "label", "scale"), [
+    # contested (win share 0.5 for both): the fame lost is a cost in the game's score
+    (lambda best, i: (float(i % 2), float(i % 2)), "blunder", "fame"),
+    # won whatever is answered: fame beyond a sure win is moot
+    (lambda best, i: (1.0, 1.0), None, "win share"),
+    # the answer given clearly wins more: its fame bought win share
+    (lambda best, i: (float(i % 4 == 0), 1.0), None, "win share"),
+])
+def test_fame_labels_only_where_fame_is_a_cost(controlled, wins, label, scale) -> None:
     game, install = controlled
     options = game.decision.options
     best, chosen = options[0], options[-1]
-    install(lambda answer, i: (float(i % 2), 20.0 if answer == best else 10.0))
+
+    def results(answer, i):
+        w_best, w_chosen = wins(best, i)
+        return (w_best if answer == best else w_chosen,
+                (20.0 if answer == best else 10.0) + (i % 3))
+    install(results)
     (m,) = _review_venue(game, chosen, worlds=16)
-    assert m.best == best and m.label is None and m.scale == "win share"
-    assert m.fame_drop == pytest.approx(10.0)
+    assert m.label == label and m.scale == scale, (m.drop, m.drop_high, m.fame_low)
+    if m.best == best:  # else the fresh worlds found the answer given better: no drop
+        assert m.fame_drop == pytest.approx(10.0)
 
 
 def test_a_contested_pair_is_raced_with_more_worlds(controlled) -> None:

@@ -20,14 +20,21 @@ luck of the sampled worlds is not called a mistake:
 
 * by **win share** (the chance of winning the game, END.WIN): inaccuracy 0.05, mistake
   0.10, blunder 0.20;
-* by **final fame**, END awards included, where the win share is *saturated*: both
-  answers within ``SATURATED`` (0.10) of 0, or both within it of 1, so no win-share drop
-  could reach a mistake (a seat lost in month 1, as ``random``'s is, has no win share left
-  to lose, yet a bad answer still costs it fame and rank): inaccuracy 2, mistake 4,
-  blunder 8 fame points. There the more severe of the two labels counts (``Mistake.scale``
-  says which). As chess reviews use centipawns where the winning chance is saturated.
-  The fame thresholds sit where the win-share ones do at the exchange rate measured on
-  contested pairs (about 0.02-0.03 win share per fame point; docs/strategies.md).
+* by **final fame**, END awards included (the game's score: most fame wins, GOAL.2):
+  inaccuracy 2, mistake 4, blunder 8 fame points.
+
+The more severe of the two labels counts (``Mistake.scale`` says which decided). Why fame
+too: win share is a 0/1 outcome per world, its paired standard deviation about 0.45, so a
+drop of 0.10 needs about 350 worlds to clear; the fame difference is measured about ten
+times more cheaply, and converts into win share at the exchange rate measured on contested
+pairs (about 0.015-0.025 win share per fame point, so 2 / 4 / 8 fame sit near 0.05 / 0.10
+/ 0.20); and where the win share is saturated at 0 (a seat lost in month 1, as
+``random``'s is) fame is all a bad answer can still lose, as chess reviews fall back on
+centipawns. Two exceptions, where fame lost is not a cost in the game played: the game is
+won whatever is answered (both answers' win share within ``SATURATED``, 0.10, of 1), and
+the answer given clearly wins more (the win-share interval below 0: its fame bought win
+share). Fame is floored at 0 (P5.8), so a seat ending at 0 whatever it answers loses
+nothing on either scale.
 
 A decision whose interval does not clear a threshold is not labelled (it may still have
 cost something; more worlds would tell). ``curve`` is the seat's estimated win share after
@@ -58,15 +65,17 @@ RACE_FACTOR = 4  # a contested pair is raced up to this many times REVIEW_WORLDS
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
 LABELS: tuple[tuple[str, float], ...] = (("blunder", BLUNDER), ("mistake", MISTAKE),
                                          ("inaccuracy", INACCURACY))
-# Fame points, used where the win share is saturated (module doc). The exchange rate
-# measured on the pilot games' contested pairs is about 0.02-0.03 win share per fame
-# point, so 2 / 4 / 8 fame points sit where 0.05 / 0.10 / 0.20 of win share do.
+# Fame points: final fame is the game's score (GOAL.2, END.WIN: most fame wins). The
+# exchange rate measured on the benchmark's contested pairs is about 0.015-0.025 win share
+# per fame point, so 2 / 4 / 8 fame points sit near where 0.05 / 0.10 / 0.20 of win share
+# do (docs/strategies.md).
 FAME_INACCURACY, FAME_MISTAKE, FAME_BLUNDER = 2.0, 4.0, 8.0
 FAME_LABELS: tuple[tuple[str, float], ...] = (("blunder", FAME_BLUNDER),
                                               ("mistake", FAME_MISTAKE),
                                               ("inaccuracy", FAME_INACCURACY))
-# Both answers' win share within this of 0 (or both within it of 1): no win-share drop can
-# reach a mistake, so the fame scale labels too.
+# Both answers' win share within this of 1: the game is won whatever is answered, and fame
+# beyond a sure win is moot (no fame label); within it of 0 both: lost whatever, the fame
+# scale alone can label (no win-share drop could reach a mistake).
 SATURATED = MISTAKE
 # The paired fame interval's variance is floored as if one more world had disagreed by this
 # many fame points (as the win share's is by its whole range), so that a few identical
@@ -89,10 +98,15 @@ def label_for(drop_low: float, scale: str = "win share") -> str | None:
 def saturated(ev: Evaluation, a: Answer, b: Answer) -> bool:
     """Whether the seat's win share is saturated for both answers: both within
     ``SATURATED`` of 0, or both within it of 1, so that no win-share drop can reach a
-    mistake and only the fame scale can tell the answers apart."""
+    mistake."""
     wa, wb = ev.value_of(a).win_share, ev.value_of(b).win_share
-    return (wa <= SATURATED and wb <= SATURATED) or (wa >= 1 - SATURATED
-                                                     and wb >= 1 - SATURATED)
+    return (wa <= SATURATED and wb <= SATURATED) or won(ev, a, b)
+
+
+def won(ev: Evaluation, a: Answer, b: Answer) -> bool:
+    """Whether the game is won whatever of ``a`` and ``b`` is answered (both within
+    ``SATURATED`` of a win share of 1)."""
+    return min(ev.value_of(a).win_share, ev.value_of(b).win_share) >= 1 - SATURATED
 
 
 def drop_on(ev: Evaluation, best: Answer, chosen: Answer,
@@ -105,15 +119,17 @@ def drop_on(ev: Evaluation, best: Answer, chosen: Answer,
 
 def judge(ev: Evaluation, best: Answer, chosen: Answer,
           at: int = 1) -> tuple[str, str | None]:
-    """The scale and label of ``chosen`` against ``best`` in ``ev``'s worlds: the win-share
-    label, or, where the win share is saturated, the fame label if it is more severe.
-    ``at``: 1 judges the interval's lower end (the label), 0 the mean (what the label
-    would be with the point estimate, to tell a contested pair)."""
-    win = label_for(ev.gap(best, chosen)[at], "win share")
-    if not saturated(ev, best, chosen):
+    """The scale and label of ``chosen`` against ``best`` in ``ev``'s worlds (module doc):
+    the more severe of the win-share label and the fame label; no fame label when the game
+    is won whatever is answered, or when ``chosen`` clearly wins more (its fame bought win
+    share). ``at``: 1 judges the intervals' lower ends (the label), 0 the means (what the
+    label would be with the point estimates, to tell a contested pair)."""
+    win_gap = ev.gap(best, chosen)
+    win = label_for(win_gap[at], "win share")
+    if won(ev, best, chosen) or win_gap[2] < 0:
         return "win share", win
     fame = label_for(drop_on(ev, best, chosen, "fame")[at], "fame")
-    if SEVERITY[fame] > SEVERITY[win] or (fame is None and win is None):
+    if SEVERITY[fame] > SEVERITY[win] or (win is None and saturated(ev, best, chosen)):
         return "fame", fame
     return "win share", win
 
@@ -137,7 +153,7 @@ class Mistake:
     drop_low: float
     drop_high: float
     screen: Evaluation | None = None  # every answer on the first worlds (None: as estimates)
-    scale: str = "win share"  # the scale of the label: "win share", or "fame" (saturated)
+    scale: str = "win share"  # the scale that decided the label: "win share" or "fame"
     fame_drop: float = 0.0  # final fame, best - chosen, paired, with its interval
     fame_low: float = 0.0
     fame_high: float = 0.0
@@ -182,10 +198,10 @@ class CurvePoint:
 
 
 HOW = (f"Labels by the win share lost against the best answer found ({INACCURACY:.2f} / "
-       f"{MISTAKE:.2f} / {BLUNDER:.2f}), or, where the win share is saturated (within "
-       f"{SATURATED:.2f} of 0 or 1 for both answers), by the final fame lost "
-       f"({FAME_INACCURACY:g} / {FAME_MISTAKE:g} / {FAME_BLUNDER:g} fame points); only when "
-       f"the paired 95 % interval's lower end clears the threshold.")
+       f"{MISTAKE:.2f} / {BLUNDER:.2f}) or by the final fame lost ({FAME_INACCURACY:g} / "
+       f"{FAME_MISTAKE:g} / {FAME_BLUNDER:g} fame points), the more severe; only when the "
+       f"paired 95 % interval's lower end clears the threshold; no fame label when the game "
+       f"is won whatever is answered (win share within {SATURATED:.2f} of 1).")
 
 
 @dataclass(frozen=True)
@@ -328,8 +344,8 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                         # the fresh worlds disagree with the screen: no drop
                         best, drop, low, high, label = chosen, 0.0, 0.0, 0.0, None
                         fame = (0.0, 0.0, 0.0)
-                    # judged by fame (saturated): a win share of the pair below 0 is noise
-                    # near 0 or 1, "nothing lost" (its interval kept)
+                    # judged by fame: a win-share drop below 0 not clear of 0 is noise,
+                    # "no win share lost" (its interval kept)
                     drop = max(drop, 0.0)
                 out.append(Mistake(step, replay.month, replay.phase, d.kind, d.rule, chosen,
                                    best, label, ev, drop, low, high, screen, scale, *fame))
@@ -406,8 +422,7 @@ def why_text(game: Game, m: Mistake) -> str:
                 f"{m.drop_high:+.0%}), {m.fame_drop:+.1f} fame ({m.fame_low:+.1f} to "
                 f"{m.fame_high:+.1f})")
         if m.scale == "fame":
-            head += ("; the win share is saturated (near 0 or 1 whatever is answered), so "
-                     "the fame lost decides the label")
+            head += "; the final fame lost decides the label"
     return (f"{head} (played to the end by the {ev.policy} bot in the same {ev.worlds} "
             f"sampled worlds, {m.options} answers). Rule {m.rule}: {rule}")
 
