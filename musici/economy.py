@@ -230,17 +230,18 @@ def received_lines(*, held_concert: bool, income: int, actions: int,
     """P5.1 with P4.4: what a player receives this month, in order: the concert's income
     (after P3.TOUR), the idle bonus for at most one action and no concert (P4.4), the
     Guarneri violin with a concert (SPECIAL.P1). The first lines of :func:`month_ledger`."""
-    if held_concert:
-        if "P1" in permanent:
-            if income:
-                return (_new_line(LedgerLine, (income, 0, "concert income", "P5.1")), _GUARNERI)
-            return (_GUARNERI,)
-        return (_new_line(LedgerLine, (income, 0, "concert income", "P5.1")),) if income else _NO_LINES
-    return (_IDLE,) if idle_bonus(held_concert, actions) else _NO_LINES  # P4.4
+    lines = []
+    if held_concert and income:
+        lines.append(_new_line(LedgerLine, (income, 0, "concert income", "P5.1")))
+    if idle_bonus(held_concert, actions):
+        lines.append(_IDLE)
+    if held_concert and "P1" in permanent:
+        lines.append(_GUARNERI)
+    return tuple(lines)
 
 
 def fame_lines(*, held_concert: bool, permanent: Collection[str],
-               alone: bool = False) -> tuple[LedgerLine, ...]:
+               alone: bool) -> tuple[LedgerLine, ...]:
     """P5.5: the fame cards' lines after a concert, in order: the Stradivari cello
     (SPECIAL.P2), the Journalist when no one else is in a hall / on a tour like the
     player's (SPECIAL.P7). The last lines of :func:`month_ledger`."""

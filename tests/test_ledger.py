@@ -73,6 +73,21 @@ def test_a_ledger_line_per_payment_rule() -> None:
     assert [line.rule for line in lines] == ["P5.1", "SPECIAL.P1", "P5.2", "P5.3", "P5.4",
                                              "SPECIAL.P2", "SPECIAL.P7"]
     assert sum(line.money for line in lines) == 300 + E.GUARNERI_BONUS - 120 - 150 - 50
+    assert lines == (
+        E.LedgerLine(300, 0, "concert income", "P5.1"),
+        E.LedgerLine(E.GUARNERI_BONUS, 0, "Guarneri violin", "SPECIAL.P1"),
+        E.LedgerLine(-120, 0, "opera", "P5.2"),
+        E.LedgerLine(-150, 0, "salaries", "P5.3"),
+        E.LedgerLine(-E.surcharge(31), 0, "salary surcharge", "P5.4"),
+        E.LedgerLine(0, E.STRADIVARI_FAME, "Stradivari cello", "SPECIAL.P2"),
+        E.LedgerLine(0, E.JOURNALIST_FAME, "Journalist: alone in a hall/on a tour", "SPECIAL.P7"))
+    # The parts the engine settles from are the ledger's first and last lines.
+    assert E.received_lines(held_concert=True, income=300, actions=2,
+                            permanent=("P1", "P2", "P7")) == lines[:2]
+    assert E.fame_lines(held_concert=True, permanent=("P1", "P2", "P7"), alone=True) == lines[-2:]
+    assert E.fame_lines(held_concert=True, permanent=("P7",), alone=False) == ()
+    assert E.fame_lines(held_concert=False, permanent=("P2", "P7"), alone=True) == ()
+    assert E.received_lines(held_concert=True, income=0, actions=0, permanent=()) == ()
     idle = E.month_ledger(held_concert=False, income=0, actions=1, permanent=("P1", "P2"),
                           venue="opera", venue_cost=E.VenueCost(60, 0, "P4.3", True),
                           salaries=[100, 55], surcharge_fame=0)

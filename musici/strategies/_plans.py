@@ -253,7 +253,7 @@ class Planner:
         held_fixed = (*E.received_lines(held_concert=True, income=0, actions=me.actions,
                                         permanent=me.permanent),
                       *E.due_lines(held_concert=True, salaries=pay, surcharge_fame=me.fame),
-                      *E.fame_lines(held_concert=True, permanent=me.permanent))
+                      *E.fame_lines(held_concert=True, permanent=me.permanent, alone=False))
         idle_fixed_cash = sum(line.money for line in idle_fixed)
         idle_fixed_fame = sum(line.fame for line in idle_fixed)
         held_fixed_cash = sum(line.money for line in held_fixed)
