@@ -25,6 +25,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
+from typing import TypeVar
 
 INFO_FILE = "_build_info.json"
 PURE_ENV = "MUSICI_PURE"  # =1: run pure Python even where a compiled build is installed
@@ -46,6 +47,17 @@ COMPILED: tuple[str, ...] = (
     "musici.strategies.collector", "musici.strategies.greedy",
     "musici.strategies.random_strategy",
 )
+
+
+_E = TypeVar("_E", bound=BaseException)
+
+
+def caused(err: _E, cause: BaseException | None) -> _E:
+    """``raise caused(Err(...), exc)`` is ``raise Err(...) from exc`` (``None``: the context
+    hidden) in both builds: mypyc-compiled code loses ``from`` (no ``__cause__``, the
+    context shown), so a clear error would print the internal one above it."""
+    err.__cause__ = cause  # also sets __suppress_context__, as `from` does
+    return err
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from typing import Any
 import networkx as nx
 
 from musici.atomic import FileTooLargeError, NotRegularFileError, file_kind, read_bounded, show_bytes
+from musici.build import caused  # raise ... from, in both builds
 from musici.composers import ERAS, GROUPS, Composer, Lineage, lineage_graph
 from musici.decisions import brief
 from musici.economy import (
@@ -453,7 +454,8 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
     try:
         canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     except (ValueError, TypeError, RecursionError) as exc:  # e.g. extra keys nested too deeply
-        raise _fail(source, "document", f"cannot be written as canonical JSON ({exc})") from None
+        raise caused(_fail(source, "document", f"cannot be written as canonical JSON ({exc})"),
+                     None) from None
     fingerprint = hashlib.sha256(canonical.encode()).hexdigest()
     return CardSet(
         name, MappingProxyType(composers), MappingProxyType(music),
@@ -625,10 +627,10 @@ def read_cardset_bytes(path: str | Path) -> bytes:
     try:
         return read_bounded(path, MAX_CARDSET_BYTES)
     except FileTooLargeError as exc:
-        raise _too_large(path, exc.size) from None
+        raise caused(_too_large(path, exc.size), None) from None
     except OSError as exc:  # NotRegularFileError too: "is a directory, not a regular file"
         why = str(exc) if isinstance(exc, NotRegularFileError) else (exc.strerror or str(exc))
-        raise CardSetError(f"{path}: cannot read card set file: {why}") from None
+        raise caused(CardSetError(f"{path}: cannot read card set file: {why}"), None) from None
 
 
 def load_cardset(path: str | Path) -> CardSet:
@@ -638,15 +640,16 @@ def load_cardset(path: str | Path) -> CardSet:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise CardSetError(f"{path}: card set file is not UTF-8 text") from None
+        raise caused(CardSetError(f"{path}: card set file is not UTF-8 text"), None) from None
     try:
         data = parse_json(text)
     except json.JSONDecodeError as exc:
-        raise CardSetError(
+        raise caused(CardSetError(
             f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+        ), None) from None
     except (ValueError, RecursionError) as exc:  # a duplicate key, NaN, 5000 digits, nesting
-        raise CardSetError(f"{path}: not valid JSON ({' '.join(str(exc).split())[:200]})") from None
+        raise caused(CardSetError(f"{path}: not valid JSON ({' '.join(str(exc).split())[:200]})"),
+                     None) from None
     return cardset_from_data(data, str(path))
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from musici.build import caused  # raise ... from, in both builds
 from musici.decisions import Decision
 from musici.engine import (
     end,
@@ -57,8 +58,8 @@ def name_of(fn: Callable[..., None]) -> str:
     try:
         return _NAMES[fn]
     except (KeyError, TypeError):
-        raise ContinuationError(f"{fn!r} is not a declared continuation of the engine "
-                                f"(musici.engine.continuations)") from None
+        raise caused(ContinuationError(f"{fn!r} is not a declared continuation of the engine "
+                                f"(musici.engine.continuations)"), None) from None
 
 
 def function_of(name: Any) -> Callable[..., None]:
@@ -138,7 +139,7 @@ def decode_decision(data: Any) -> Decision:
     try:
         return Decision(**values)
     except TypeError as exc:
-        raise ContinuationError(f"a stored decision does not fit Decision: {exc}") from None
+        raise caused(ContinuationError(f"a stored decision does not fit Decision: {exc}"), None) from None
 
 
 __all__ = ["CONTINUATIONS", "ContinuationError", "decode", "decode_decision", "decode_task",

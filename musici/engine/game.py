@@ -18,6 +18,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from musici.build import caused  # raise ... from, in both builds
 from musici.cards import CardSet, standard_cardset
 from musici.decisions import Answer, Decision, IllegalAnswer, brief
 from musici.economy import START_MONEY
@@ -58,9 +59,11 @@ class Game:
     protocol: int = CURRENT_PROTOCOL  # which decisions are asked (musici.engine.protocols)
     load_note: str | None = None  # why a loaded save stopped early (musici.persistence)
 
+    # players, seed and protocol are ints; typed ``int | Any`` so the compiled build lets any
+    # value reach the checks below (a GameError in both builds, not mypyc's TypeError).
     def __init__(
-        self, players: int = 4, seed: int = 0, rules: RuleSet | None = None, cards: CardSet | None = None,
-        *, protocol: int = CURRENT_PROTOCOL,
+        self, players: int | Any = 4, seed: int | Any = 0, rules: RuleSet | None = None,
+        cards: CardSet | None = None, *, protocol: int | Any = CURRENT_PROTOCOL,
     ) -> None:
         if type(players) is not int or players not in (3, 4):  # not True, not 3.0
             raise GameError(f"I Musici is for 3 or 4 players (GOAL.1), got {players!r}")
@@ -75,7 +78,7 @@ class Game:
             if check_protocol(protocol) != CURRENT_PROTOCOL:
                 self.protocol = protocol
         except ValueError as exc:
-            raise GameError(str(exc)) from None
+            raise caused(GameError(str(exc)), None) from None
         # Generator 0 is the game's chance; 1 + seat is that seat's own (for its bots).
         # A generator may be parked as a state tuple until used, so clones stay cheap.
         self._rngs: list[random.Random | None] = [
@@ -182,11 +185,11 @@ class Game:
         try:
             value = decision.normalize(answer)
         except IllegalAnswer as exc:
-            raise IllegalAnswer(
+            raise caused(IllegalAnswer(
                 f"illegal answer {brief(answer)} from seat {decision.player} to {decision.kind} "
                 f"({decision.rule}, month {self.month} {self.phase}, step {self.step}): {exc}; "
                 f"legal: {decision.describe_legal()}"
-            ) from None
+            ), None) from None
         handler, ctx = self._pending  # type: ignore[misc]  # set together with self.decision
         self.decision = None
         self._pending = None
@@ -252,17 +255,17 @@ class Game:
         try:
             answer = strategy(view, decision)
         except Exception as exc:
-            raise StrategyError(
+            raise caused(StrategyError(
                 f"strategy of seat {seat} raised {type(exc).__name__}: {brief(exc, 500, text=True)} while "
                 f"answering {decision.kind} ({decision.rule}) at month {self.month} {self.phase} "
                 f"(seed {self.seed}, step {step})"
-            ) from exc
+            ), exc) from exc
         finally:
             self._asking = None
         try:
             self._apply(decision, answer)
         except IllegalAnswer as exc:
-            raise StrategyError(f"{exc} (seed {self.seed}, step {step})") from None
+            raise caused(StrategyError(f"{exc} (seed {self.seed}, step {step})"), None) from None
         return answer
 
     def clone(self, *, keep_log: bool = True) -> Game:

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from musici.build import caused  # raise ... from, in both builds
 from musici.economy import ACTION_ROUNDS, AREAS
 from musici.engine import context, continuations, effects, end, flow, p4_actions
 from musici.engine.protocols import CURRENT_PROTOCOL, check_protocol
@@ -329,7 +330,7 @@ def restore(game: Game, data: Mapping[str, Any]) -> None:
     try:
         game.protocol = check_protocol(data.get("protocol", CURRENT_PROTOCOL))
     except ValueError as exc:
-        raise PositionError(str(exc)) from None
+        raise caused(PositionError(str(exc)), None) from None
     seats = _need(data, "seats", list)
     if len(seats) != game.n:
         raise PositionError(f"seats must list all {game.n} seats, got {len(seats)}")
@@ -361,7 +362,7 @@ def restore(game: Game, data: Mapping[str, Any]) -> None:
         try:
             concert = continuations.decode(seat.get("concert"))
         except continuations.ContinuationError as exc:
-            raise PositionError(f"{where}concert: {exc}") from None
+            raise caused(PositionError(f"{where}concert: {exc}"), None) from None
         if concert is not None and not (isinstance(concert, dict)
                                         and set(concert) == {"card", "income", "fame"}):
             raise PositionError(f"{where}concert must be None or {{card, income, fame}}, "
@@ -410,7 +411,7 @@ def restore(game: Game, data: Mapping[str, Any]) -> None:
     try:
         game._media_bids = {int(s): b for s, b in bids.items()}
     except ValueError:
-        raise PositionError(f"media_bids must map seats to bids, got {bids!r}") from None
+        raise caused(PositionError(f"media_bids must map seats to bids, got {bids!r}"), None) from None
     if not all(0 <= s < game.n and type(b) is int and b >= 0 for s, b in game._media_bids.items()):
         raise PositionError(f"media_bids must map seats to non-negative bids, got {bids!r}")
     game.month = _need(data, "month", int)
@@ -429,7 +430,7 @@ def restore(game: Game, data: Mapping[str, Any]) -> None:
     try:
         game.results = continuations.decode(data.get("results"))
     except continuations.ContinuationError as exc:
-        raise PositionError(f"results: {exc}") from None
+        raise caused(PositionError(f"results: {exc}"), None) from None
     if (game.results is None) != (game.decision is not None or bool(game._stack)):
         raise PositionError("results must be given exactly when the game is over "
                             "(no decision pending, no task left)")
@@ -468,7 +469,7 @@ def _restore_rngs(game: Game, states: list[Any]) -> None:
         try:
             rng.setstate((state[0], tuple(state[1]), state[2]))
         except (TypeError, ValueError, OverflowError) as exc:
-            raise PositionError(f"rngs[{i}] is not a generator state: {exc}") from None
+            raise caused(PositionError(f"rngs[{i}] is not a generator state: {exc}"), None) from None
 
 
 def _restore_where(game: Game, where: Mapping[str, Any]) -> None:
@@ -485,7 +486,7 @@ def _restore_where(game: Game, where: Mapping[str, Any]) -> None:
             continuations.decode_task(handler)[0],
             tuple(continuations.decode_task(handler)[1:]))
     except continuations.ContinuationError as exc:
-        raise PositionError(f"where: {exc}") from None
+        raise caused(PositionError(f"where: {exc}"), None) from None
     d = game.decision
     if d is not None and not 0 <= d.player < game.n:
         raise PositionError(f"where.decision names seat {d.player}, not a seat of this game")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from musici.decisions import Answer, Decision
 from musici.views import PlayerView
@@ -17,7 +18,9 @@ _PLAIN = random.Random
 _INLINE = getattr(_PLAIN, "_randbelow", None) is getattr(_PLAIN, "_randbelow_with_getrandbits", 0)
 
 
-def random_strategy(view: PlayerView, decision: Decision) -> Answer:
+# The view is typed `PlayerView | Any`: the compiled build then takes any object with an
+# `rng` (a test's stand-in, a wrapper), as pure Python does.
+def random_strategy(view: PlayerView | Any, decision: Decision) -> Answer:
     """A legal answer chosen at random with ``view.rng`` (seeded from the game's seed)."""
     rng = view.rng
     if _INLINE and type(rng) is _PLAIN:
