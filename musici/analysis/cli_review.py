@@ -25,6 +25,11 @@ def add_commands(sub: Any) -> None:
     review.add_argument("--worlds", type=int, default=REVIEW_WORLDS,
                         help=f"most sampled worlds per decision (default {REVIEW_WORLDS}; "
                              f"more: slower, narrower intervals)")
+    review.add_argument("--lineup", default=None,
+                        help="the bots that play each seat out in the measured pairs, "
+                             "comma-separated, one per seat (e.g. the rivals' own bots and a "
+                             "strong bot for the reviewed seat: "
+                             "merchant,impresario,merchant,collector); default greedy for all")
     review.set_defaults(run=_review)
 
 
@@ -36,7 +41,17 @@ def _review(args: argparse.Namespace) -> int:
         raise ValueError(f"--top and --worlds must be at least 1, got {args.top} and "
                          f"{args.worlds}")
     game = load(args.game)
-    review = review_game(game, args.seat, worlds=args.worlds)
+    policies = None
+    if args.lineup:
+        from musici.strategies.registry import make_strategy
+
+        names = [n.strip() for n in args.lineup.split(",")]
+        if len(names) != game.n:
+            raise ValueError(f"--lineup names one bot per seat ({game.n}), got {len(names)}: "
+                             f"{args.lineup!r}")
+        policies = [make_strategy(n) for n in names]
+    review = review_game(game, args.seat, worlds=args.worlds, policies=policies,
+                         policy_name=args.lineup)
     print(review_text(game, args.seat, review, top=args.top), file=sys.stdout)
     return 0
 
