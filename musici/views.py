@@ -17,7 +17,7 @@ import copy
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from musici.cards import BACKS, CardSet
 from musici.economy import VenueCost, venue_cost
@@ -58,6 +58,11 @@ class PlayerView:
     def __init__(self, game: Game, seat: int) -> None:
         self._game = game
         self._seat = seat
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle and deepcopy rebuild the view from its game and seat (a compiled view's
+        # blank __new__ would run __init__ without them).
+        return (PlayerView, (self._game, self._seat))
 
     @property
     def seat(self) -> int:

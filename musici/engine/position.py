@@ -225,9 +225,10 @@ def build(game: Game, data: Mapping[str, Any]) -> None:
     for name in ("score_market", "orchestra_market"):
         if name in data:
             slots = list(data[name]) + [None] * (4 - len(data[name]))
-            for card in getattr(game, name):
-                if card is not None:
-                    _return(game, card)
+            # `held`, not `card` (a str above): compiled code checks a variable's one type.
+            for held in getattr(game, name):
+                if held is not None:
+                    _return(game, held)
             setattr(game, name, slots[:4])
     for name in ("score_deck", "orchestra_deck", "special_deck", "out_of_game"):
         if name in data:
