@@ -86,12 +86,16 @@ class BuildExt(build_ext):
 
     compiler_name = ""
     pure_reason = ""
+    in_place = False
 
     def _target(self) -> str:
-        return PACKAGE if self.inplace else os.path.join(self.build_lib, "musici")
+        return PACKAGE if self.in_place else os.path.join(self.build_lib, "musici")
 
     def run(self) -> None:
-        if self.inplace:
+        # setuptools' run turns inplace off while it builds and, if the build fails, leaves
+        # it off: remember it (an editable install builds in place).
+        self.in_place = bool(self.inplace)
+        if self.in_place:
             _remove_inplace_extensions()
         if not self.extensions:
             _write(self._target(), build_info.pure_record(self.pure_reason))
@@ -102,7 +106,7 @@ class BuildExt(build_ext):
             reason = f"no working C compiler ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})"
             _say(f"building pure Python: {reason}")
             self.extensions = []
-            if self.inplace:
+            if self.in_place:
                 _remove_inplace_extensions()  # whatever the failed build left
             _write(self._target(), build_info.pure_record(reason))
             return
