@@ -148,7 +148,11 @@ def main() -> None:
         if r % 2:
             order.reverse()
         for name, side, games, env in order:
-            results[name].append(run_child(side, games, args.seed0, args.gc, env))
+            got = run_child(side, games, args.seed0, args.gc, env)
+            if side == "musici" and got["kind"] != name.split()[-1]:
+                # a build changed under the run (rebuilt, or a source edited: stale, so pure)
+                raise SystemExit(f"{name}: this repeat ran {got['build']}; run again")
+            results[name].append(got)
             print(f"  repeat {r + 1}/{args.repeats}: {name} {results[name][-1]['cpu']:.2f} s CPU",
                   file=sys.stderr, flush=True)
 
