@@ -85,7 +85,8 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
             "reviewed": len(review), "won": 0 in results.get("winners", ()),
             "fame": [float(f) for f in results.get("fame", ())],
             "play_s": round(t1 - t0, 1), "review_s": round(t2 - t1, 1),
-            "check_s": round(time.perf_counter() - t2, 1), "checks": done, "pairs": pairs}
+            "check_s": round(time.perf_counter() - t2, 1), "checks": done, "pairs": pairs,
+            "curve": [(p.step, p.month, round(p.win_share, 3)) for p in review.curve]}
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -179,7 +180,8 @@ def main() -> None:
             done.append(row)
             out.write(json.dumps(row) + "\n")
             out.flush()
-            print({k: v for k, v in row.items() if k not in ("pairs", "checks")}, flush=True)
+            print({k: v for k, v in row.items() if k not in ("pairs", "checks", "curve")},
+                  flush=True)
     print(table(done))
 
 
