@@ -3,10 +3,11 @@
 Over ``--games`` games (seeds ``--seed`` ..), seat 0 is played by ``random``, by a
 heuristic bot (``impresario``) and by ``ismcts`` (its default budget); the other seats by
 impresario, merchant and collector. Each game is reviewed for seat 0
-(:func:`musici.analysis.review.review_game`: ``--screen`` worlds screen every answer with
-greedy play-outs, ``--worlds`` fresh worlds measure the pair, raced up to 4x while
-contested, played out by the game's line-up: seat 0 by merchant, the strongest bot that
-fits, the rivals by their own bots) and the mean
+(:func:`musici.analysis.review.review_game`: ``--screen`` worlds screen every answer,
+``--worlds`` fresh worlds measure the pair, raced up to 4x while contested, all played out
+by the game's line-up: seat 0 by merchant, the strongest bot that fits, the rivals by
+their own bots; 4 screening worlds by default, as these play-outs cost about 4x greedy's)
+and the mean
 number of mistakes + blunders per game is printed per arm, with a 95 % interval
 (Student's t over games), the inaccuracies and how many labels came from the fame scale
 (saturated win share). The bar: random > heuristic > ismcts and random >= 5 x ismcts.
@@ -151,7 +152,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--worlds", type=int, default=16, help="pair worlds (raced up to 4x)")
-    ap.add_argument("--screen", type=int, default=8, help="worlds screening every answer")
+    ap.add_argument("--screen", type=int, default=4, help="worlds screening every answer")
     ap.add_argument("--checks", type=int, default=2, help="flags checked per game")
     ap.add_argument("--check-worlds", type=int, default=48)
     ap.add_argument("--arms", default=",".join(ARMS), help="comma-separated arms to run")
