@@ -103,7 +103,10 @@ class BuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # CompileError, LinkError, a missing compiler (CC=false)
-            reason = f"no working C compiler ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})"
+            said = " ".join(str(exc).split())
+            if len(said) > 120:  # a compiler's whole command line: its start and its end
+                said = f"{said[:50]} ... {said[-50:]}"
+            reason = f"no working C compiler ({type(exc).__name__}: {said})"
             _say(f"building pure Python: {reason}")
             self.extensions = []
             if self.in_place:
