@@ -40,10 +40,19 @@ def version_line() -> str:
     return f"musici {musici.__version__} ({musici.BUILD.describe()})"
 
 
+class _Version(argparse.Action):
+    # argparse's own version action wraps the line to the terminal; this prints it whole.
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(version_line())
+        parser.exit()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="musici", description=__doc__)
     # Which build runs: e.g. "musici 0.1.0 (compiled: mypyc 2.4.1, 32 modules)" (musici.build).
-    parser.add_argument("--version", action="version", version=version_line())
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and the "
+                        "build (compiled or pure Python, and why) and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play one game with bots and print it, or play a seat "
                                        "yourself in the terminal (--human 0)")
