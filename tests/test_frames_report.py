@@ -192,7 +192,7 @@ def _replay_checking_markets(game: Game, strategies: list) -> _CardLog:  # type:
         game.play(strategies, until="decision")
         for e in game.events[seen:]:
             if e.kind in _CARD_EVENTS:
-                log.event(e.kind, e.rule, e.player, e.data)
+                log.event(e, e.player)
         seen = len(game.events)
         assert log.score_market == game.score_market
         assert log.orchestra_market == game.orchestra_market
@@ -231,21 +231,25 @@ def test_card_log_rules_for_takes_sales_and_orchestras_sent_away() -> None:
     """Made-up events for the rare paths: a card bought and sold on, the Collector and the
     Educator, and an orchestra sent away (P5.7) into the slot an empty deck left open."""
     log = _CardLog({"O1": None, "O2": None, "O3": None, "O4": None, "O5": None})
-    log.event("setup", "SETUP.1", None, {"scores": ["S1", "S2", "S3", "S4"],
-                                         "orchestras": ["O1", "O2", "O3", "O4"]})
-    log.event("deal", "SETUP.2", 0, {"cards": ["S9"]})
-    log.event("buy", "P4.BUY.1", 1, {"card": "S1", "refill": "S5"})
-    log.event("card_passed", "P4.BUY.2", 1, {"buyer": 2, "card": "S1"})
-    log.event("effect", "SPECIAL.S7", 3, {"card": "S7", "taken": ["S2"], "face_up": ["S2"],
-                                          "decks": [], "market": ["S5", "S6", "S3", "S4"]})
-    log.event("hire", "P4.HIRE.1", 0, {"orchestra": "O1", "refill": None})  # the deck is out
-    log.event("effect", "SPECIAL.S4", 1, {"card": "S4", "orchestras": ["O2"],
-                                          "market": [None, None, "O3", "O4"]})
-    log.event("poach", "P4.HIRE.2", 2, {"orchestra": "O1", "from": 0, "price": 100,
-                                        "markers": 1})
-    log.event("concert", "P4.CONCERT.4", 2, {"card": "S1", "orchestras": ["O1", "P3"]})
-    log.event("orchestra_leaves", "P5.7", 2, {"orchestra": "O1"})
-    log.event("hire", "P4.HIRE.1", 3, {"orchestra": "O1", "refill": None})
+    from musici import events as ev
+    for e in [
+        ev.Setup(1, "SETUP", "SETUP.1", None, 500, 0, ("S1", "S2", "S3", "S4"),
+                 ("O1", "O2", "O3", "O4"), None, 12),
+        ev.Deal(1, "SETUP", "SETUP.2", 0, ("S9",)),
+        ev.Buy(1, "P4", "P4.BUY.1", 1, "S1", "S5"),
+        ev.CardPassed(1, "P4", "P4.BUY.2", 1, 2, "S1"),
+        ev.CollectorPlayed(1, "P4", "SPECIAL.S7", 3, "S7", ("S2",), ("S2",), (),
+                           ("S5", "S6", "S3", "S4")),
+        ev.Hire(1, "P4", "P4.HIRE.1", 0, "O1", None),  # the deck is out
+        ev.EducatorPlayed(1, "P4", "SPECIAL.S4", 1, "S4", ("O2",), (None, None, "O3", "O4")),
+        ev.Poach(1, "P4", "P4.HIRE.2", 2, "O1", 0, 100, 1),
+        ev.Concert(1, "P4", "P4.CONCERT.4", 2, "S1", "score", "authentic", ("O1", "P3"),
+                   ("P3",), (2, 0), (2, 0), 0, False, "dome", "good", "good", (), 4, None, 4,
+                   100),
+        ev.OrchestraLeaves(1, "P5", "P5.7", 2, "O1", "salary unpaid", "P5.3"),
+        ev.Hire(1, "P4", "P4.HIRE.1", 3, "O1", None),
+    ]:
+        log.event(e, e.player)
     rows = {r.card: r for r in log.rows({c: _Kind("score") for c in
                                          ("S1", "S2", "S3", "S4", "S5", "S6", "S9")})}
     assert log.orchestra_market == [None, None, "O3", "O4"]
