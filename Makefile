@@ -93,8 +93,9 @@ bench-builds: $(STAMP)
 
 # Linux wheels for every supported CPython (cibuildwheel's config in pyproject.toml; needs
 # Docker or Podman): each compiled, tested by its --version line.
-wheels:
-	$(PYTHON) -m pip install --quiet 'cibuildwheel>=2.21' && $(PYTHON) -m cibuildwheel --platform linux --output-dir wheelhouse
+wheels: $(STAMP)
+	$(BIN)/python -m pip install --quiet 'cibuildwheel>=2.21'
+	$(BIN)/cibuildwheel --platform linux --output-dir wheelhouse
 
 test-slow: $(STAMP) mutation
 	$(BIN)/python -m pytest -q -m slow
