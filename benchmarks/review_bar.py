@@ -90,6 +90,16 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
             "curve": [(p.step, p.month, round(p.win_share, 3)) for p in review.curve]}
 
 
+def _relabel(p: dict[str, Any], fame_t: tuple[float, float, float]) -> int:
+    """A stored pair's severity (0-3) under other fame thresholds (review.judge's rule)."""
+    from musici.analysis.review import LABELS, SATURATED
+
+    win = sum(1 for _, t in LABELS if p["low"] >= t)
+    if min(p["chosen_win"], p["best_win"]) >= 1 - SATURATED:
+        return win
+    return max(win, sum(1 for t in fame_t if p["fame_low"] >= t))
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     from musici.analysis.evaluation import interval
 
@@ -127,6 +137,18 @@ def table(rows: list[dict[str, Any]]) -> str:
                      f"fame point (so 0.05 / 0.10 / 0.20 of win share ~ {0.05 / rate:.1f} / "
                      f"{0.10 / rate:.1f} / {0.20 / rate:.1f} fame)" if rate > 0 else
                      f"exchange rate on {len(pairs)} contested pairs: {rate:.3f} (not positive)")
+    # sensitivity: the same pairs relabelled with other fame thresholds (approximate: the
+    # race stopped where the review's own thresholds said)
+    for fame_t in ((2.5, 5.0, 10.0), (1.0, 2.0, 4.0)):
+        per = {}
+        for arm in ARMS:
+            mine = [r for r in rows if r["arm"] == arm]
+            if mine:
+                per[arm] = sum(_relabel(p, fame_t) >= 2 for r in mine
+                               for p in r.get("pairs", ())) / len(mine)
+        lines.append(f"with fame thresholds {fame_t[0]:g} / {fame_t[1]:g} / {fame_t[2]:g}: "
+                     "mistakes+blunders / game " + ", ".join(f"{a} {v:.2f}"
+                                                            for a, v in per.items()))
     checks = [c for r in rows for c in r.get("checks", ())]
     if checks:
         lines.append("")
