@@ -147,7 +147,8 @@ class Decision(_DecisionFields):
                 groups: tuple[str, ...] = (), limits: tuple[int, ...] = (),
                 budget: int | None = None, min_size: int = 0, max_size: int = 0,
                 maximal: bool = False, info: Mapping[str, Any] = _NO_INFO) -> Decision:
-        # Read-only, so a strategy cannot alter what the next one (or the stepper) sees.
+        # Read-only, so a strategy cannot alter what the next one (or the stepper) sees
+        # (new_decision, the engine's way, makes the same value).
         if info is not _NO_INFO:
             info = MappingProxyType(dict(info))
         return tuple.__new__(cls, (player, kind, rule, space, options, lo, hi, step, items,
@@ -285,3 +286,19 @@ class Decision(_DecisionFields):
                 chosen += 1
         return tuple(item for i, item in enumerate(self.items) for _ in range(counts[i]))
 
+
+def new_decision(player: int, kind: str, rule: str, space: str = "choice",
+                 options: tuple[Any, ...] = (), lo: int = 0, hi: int = 0, step: int = 1,
+                 items: tuple[str, ...] = (), costs: tuple[int, ...] = (),
+                 groups: tuple[str, ...] = (), limits: tuple[int, ...] = (),
+                 budget: int | None = None, min_size: int = 0, max_size: int = 0,
+                 maximal: bool = False, info: Mapping[str, Any] = _NO_INFO) -> Decision:
+    """``Decision(...)``, the same value, made without calling the class: the engine makes
+    one every ply, and in the compiled build calling a class that has its own ``__new__``
+    (its arguments parsed by name at run time) cost about as much as the tuple itself."""
+    # Read-only, so a strategy cannot alter what the next one (or the stepper) sees.
+    if info is not _NO_INFO:
+        info = MappingProxyType(dict(info))
+    return tuple.__new__(Decision, (player, kind, rule, space, options, lo, hi, step, items,
+                                    costs, groups, limits, budget, min_size, max_size, maximal,
+                                    info))

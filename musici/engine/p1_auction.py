@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from musici import economy as E
-from musici.decisions import Decision, Kind
+from musici.decisions import Kind, new_decision
 from musici.engine import effects
 from musici.engine.context import ask, emit, push
 from musici.events import (
@@ -63,7 +63,7 @@ def offer(
     bid = E.next_bid(high, first=leader is None, opening=g.cards.special_prices[card])
     options = ("pass", "bid") if g.players[seat].money >= bid else ("pass",)  # P1.2
     ask(g,
-        Decision(
+        new_decision(
             seat,
             Kind.AUCTION,
             rule,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from musici.decisions import Decision, Kind
+from musici.decisions import Kind, new_decision
 from musici.economy import CRITIC_BONUS
 from musici.engine import effects
 from musici.engine.context import ask, emit, push_all, task
@@ -28,7 +28,7 @@ def ask_bid(g: Game, seat: int) -> None:
     step = g.rules.options["RULING-MEDIA-STEP"]
     money = g.players[seat].money
     ask(g,
-        Decision(seat, Kind.MEDIA_BID, "P2.1", space="amount", lo=0, hi=money - money % step, step=step),
+        new_decision(seat, Kind.MEDIA_BID, "P2.1", space="amount", lo=0, hi=money - money % step, step=step),
         on_bid,
         seat,
     )

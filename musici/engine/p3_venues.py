@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from musici import economy as E
-from musici.decisions import Decision, Kind
+from musici.decisions import Kind, new_decision
 from musici.engine.context import ask, emit, push_each
 from musici.events import ChapelFree, Venue
 
@@ -27,7 +27,7 @@ def ask_venue(g: Game, seat: int) -> None:
     p = g.players[seat]
     taken = g.venues  # P3.1: one marker per area; P3.TOUR.5
     options = tuple(a for a in E.areas_open_to(p.fame, g.rules, g.cards.tours) if a not in taken)
-    ask(g, Decision(seat, Kind.VENUE, "P3.1", options=options), on_venue, seat)
+    ask(g, new_decision(seat, Kind.VENUE, "P3.1", options=options), on_venue, seat)
 
 
 def on_venue(g: Game, area: str, seat: int) -> None:

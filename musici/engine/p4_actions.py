@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from musici import economy as E
 from musici import scoring
 from musici.cards import VIRTUOSOS
-from musici.decisions import Decision, Kind, parse_option, player_option
+from musici.decisions import Kind, new_decision, parse_option, player_option
 from musici.economy import ACTION_ROUNDS, DISCOVER_PRICE, MONEY_UNIT, SCORE_PRICE
 from musici.engine import effects, p4_specials
 from musici.engine.context import ask, emit, push_all, task
@@ -55,7 +55,7 @@ def begin_round(g: Game, r: int) -> None:
 def ask_action(g: Game, seat: int) -> None:
     p = g.players[seat]
     options = ("pass", *[name for name, can in _MENU if can(g, p)])
-    ask(g, Decision(seat, Kind.ACTION, "P4.1", options=options, info={"round": g.round}), on_action, seat)
+    ask(g, new_decision(seat, Kind.ACTION, "P4.1", options=options, info={"round": g.round}), on_action, seat)
 
 
 def on_action(g: Game, action: str, seat: int) -> None:
@@ -79,7 +79,8 @@ def virtuosos(g: Game, p: PlayerState) -> list[str]:
 
 def start_concert(g: Game, p: PlayerState) -> None:
     ask(g,
-        Decision(p.seat, Kind.CONCERT_CARD, "P4.CONCERT.1", options=tuple(p.hand)), on_concert_card, p.seat
+        new_decision(p.seat, Kind.CONCERT_CARD, "P4.CONCERT.1", options=tuple(p.hand)),
+        on_concert_card, p.seat
     )
 
 
@@ -92,7 +93,7 @@ def on_concert_card(g: Game, card: str, seat: int) -> None:
     if capacity is None:
         capacity = len(items)
     ask(g,
-        Decision(
+        new_decision(
             seat,
             Kind.CONCERT_ORCHESTRAS,
             "P4.CONCERT.2",
@@ -158,7 +159,7 @@ def poach_price_of(g: Game, orch: str, markers: int) -> int:
 
 
 def start_hire(g: Game, p: PlayerState) -> None:
-    ask(g, Decision(p.seat, Kind.HIRE, "P4.HIRE.1", options=tuple(hire_targets(g, p))), on_hire, p.seat)
+    ask(g, new_decision(p.seat, Kind.HIRE, "P4.HIRE.1", options=tuple(hire_targets(g, p))), on_hire, p.seat)
 
 
 def owner_of(g: Game, orch: str) -> PlayerState | None:
@@ -181,7 +182,7 @@ def on_hire(g: Game, orch: str, seat: int) -> None:
     assert owner is not None
     price = poach_price_of(g, orch, owner.markers[orch])
     ask(g,
-        Decision(
+        new_decision(
             owner.seat,
             Kind.POACH_CONSENT,
             "P4.HIRE.2",
@@ -244,7 +245,7 @@ def can_buy(g: Game, p: PlayerState) -> bool:
 
 
 def start_buy(g: Game, p: PlayerState) -> None:
-    ask(g, Decision(p.seat, Kind.BUY, "P4.BUY.1", options=tuple(buy_targets(g, p))), on_buy, p.seat)
+    ask(g, new_decision(p.seat, Kind.BUY, "P4.BUY.1", options=tuple(buy_targets(g, p))), on_buy, p.seat)
 
 
 def on_buy(g: Game, target: str, seat: int) -> None:
@@ -255,7 +256,7 @@ def on_buy(g: Game, target: str, seat: int) -> None:
         return
     seller = int(value)
     ask(g,
-        Decision(
+        new_decision(
             seat,
             Kind.BUY_PRICE,
             "P4.BUY.2",
@@ -285,7 +286,7 @@ def on_buy_price(g: Game, price: int, seat: int, seller: int) -> None:
         on_buy_era(g, "any", seat, seller, price)
         return
     ask(g,
-        Decision(
+        new_decision(
             seat,
             Kind.BUY_ERA,
             "RULING-NEGOTIATION",
@@ -307,7 +308,7 @@ def on_buy_era(g: Game, era: str, seat: int, seller: int, price: int) -> None:
     cards = [c for c in q.hand if (g.cards.music[c].kind == "score" or g.protocol < 2)
              and (era == "any" or g.cards.music[c].era == era)]
     ask(g,
-        Decision(
+        new_decision(
             seller,
             Kind.SELL,
             "RULING-NEGOTIATION",
@@ -337,7 +338,7 @@ def on_sell(g: Game, answer: str, seat: int, seller: int, price: int) -> None:
     if not fallback:
         emit(g, ActionSpent(g.month, g.phase, "P4.BUY.3", seat))
         return
-    ask(g, Decision(seat, Kind.BUY_FALLBACK, "P4.BUY.3", options=tuple(fallback)), on_buy_fallback, seat)
+    ask(g, new_decision(seat, Kind.BUY_FALLBACK, "P4.BUY.3", options=tuple(fallback)), on_buy_fallback, seat)
 
 
 def on_buy_fallback(g: Game, card: str, seat: int) -> None:
@@ -346,7 +347,7 @@ def on_buy_fallback(g: Game, card: str, seat: int) -> None:
 
 def start_discover(g: Game, p: PlayerState) -> None:
     options = tuple(d for d in ("authentic", "modern") if g.discovery_decks[d])
-    ask(g, Decision(p.seat, Kind.DISCOVER, "P4.DISCOVER.1", options=options), on_discover, p.seat)
+    ask(g, new_decision(p.seat, Kind.DISCOVER, "P4.DISCOVER.1", options=options), on_discover, p.seat)
 
 
 def on_discover(g: Game, deck: str, seat: int) -> None:
@@ -361,7 +362,7 @@ def on_discover(g: Game, deck: str, seat: int) -> None:
 def start_appease(g: Game, p: PlayerState) -> None:
     items = tuple(p.markers)
     ask(g,
-        Decision(
+        new_decision(
             p.seat,
             Kind.APPEASE,
             "P4.APPEASE.1",

@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from musici.cards import STYLES
-from musici.decisions import Decision, Kind, deck_option, parse_option
+from musici.decisions import Kind, deck_option, new_decision, parse_option
 from musici.economy import ADVISOR_EXEMPTS, COLLECTOR_TAKES, CRITIC_BONUS, EDUCATOR_TAKES, TOURS
 from musici.engine import effects
 from musici.engine.context import ask, emit
@@ -44,7 +44,7 @@ def usable_specials(g: Game, p: PlayerState) -> list[str]:
 
 def start_special(g: Game, p: PlayerState) -> None:
     ask(g,
-        Decision(p.seat, Kind.SPECIAL, "P4.SPECIAL.1", options=tuple(usable_specials(g, p))),
+        new_decision(p.seat, Kind.SPECIAL, "P4.SPECIAL.1", options=tuple(usable_specials(g, p))),
         on_special,
         p.seat,
     )
@@ -66,7 +66,7 @@ def _always(g: Game, p: PlayerState) -> bool:
 
 def play_auctioneer(g: Game, p: PlayerState) -> None:  # SPECIAL.S1
     others = tuple(s for s in g._order() if s != p.seat)
-    ask(g, Decision(p.seat, Kind.AUCTIONEER, "SPECIAL.S1", options=others), on_auctioneer, p.seat)
+    ask(g, new_decision(p.seat, Kind.AUCTIONEER, "SPECIAL.S1", options=others), on_auctioneer, p.seat)
 
 
 def play_critic(g: Game, p: PlayerState) -> None:  # SPECIAL.S2, P2.5
@@ -90,7 +90,7 @@ def orchestras_face_up(g: Game, p: PlayerState) -> bool:
 def play_educator(g: Game, p: PlayerState) -> None:  # SPECIAL.S4
     items = tuple(o for o in g.orchestra_market if o is not None)
     ask(g,
-        Decision(
+        new_decision(
             p.seat,
             Kind.EDUCATOR,
             "SPECIAL.S4",
@@ -120,7 +120,8 @@ def cards_to_collect(g: Game, p: PlayerState) -> bool:
 
 
 def play_collector(g: Game, p: PlayerState) -> None:  # SPECIAL.S7
-    ask(g, Decision(p.seat, Kind.COLLECTOR, "SPECIAL.S7", options=collector_options(g)), on_collector, p.seat)
+    ask(g, new_decision(p.seat, Kind.COLLECTOR, "SPECIAL.S7", options=collector_options(g)),
+        on_collector, p.seat)
 
 
 def unmarked_face_up(g: Game, p: PlayerState) -> bool:
@@ -129,7 +130,7 @@ def unmarked_face_up(g: Game, p: PlayerState) -> bool:
 
 def play_thief(g: Game, p: PlayerState) -> None:  # SPECIAL.S8
     options = tuple(c for c in g.score_market if c is not None and c not in g.thief_marks)
-    ask(g, Decision(p.seat, Kind.THIEF, "SPECIAL.S8", options=options), on_thief, p.seat)
+    ask(g, new_decision(p.seat, Kind.THIEF, "SPECIAL.S8", options=options), on_thief, p.seat)
 
 
 def on_auctioneer(g: Game, target: int, seat: int) -> None:

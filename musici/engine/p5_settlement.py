@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from musici import economy as E
-from musici.decisions import Decision, Kind
+from musici.decisions import Kind, new_decision
 from musici.economy import HALLS, TOURS
 from musici.engine import effects
 from musici.engine.context import ask, emit, push_all, task
@@ -62,7 +62,7 @@ def settle(g: Game, seat: int) -> None:
     # P5.3: salaries (SPECIAL.S5 first exempts up to 3)
     if p.advisor and len(p.orchestras) > 3:
         ask(g,
-            Decision(
+            new_decision(
                 seat,
                 Kind.ADVISOR,
                 "SPECIAL.S5",
@@ -138,7 +138,7 @@ def on_advisor(g: Game, exempt: tuple[str, ...], seat: int) -> None:
         on_salaries(g, (), seat, tuple(due))
         return
     ask(g,
-        Decision(
+        new_decision(
             seat,
             Kind.SALARIES,
             "P5.3",
@@ -172,7 +172,8 @@ def on_salaries(g: Game, paid: tuple[str, ...], seat: int, due: tuple[str, ...])
             effects.pay(g, p, surcharge, "P5.4", f"salary surcharge at fame {p.fame}")
         elif g.rules.options["RULING-UNPAID-SURCHARGE"] == "marker" and p.orchestras:
             ask(g,
-                Decision(seat, Kind.SURCHARGE_MARKER, "RULING-UNPAID-SURCHARGE", options=tuple(p.orchestras)),
+                new_decision(seat, Kind.SURCHARGE_MARKER, "RULING-UNPAID-SURCHARGE",
+                             options=tuple(p.orchestras)),
                 on_surcharge_marker,
                 seat,
             )
@@ -210,7 +211,8 @@ def ask_rumour(g: Game, seat: int, owner: int) -> None:
         emit(g, RumourVoid(g.month, g.phase, "SPECIAL.S6", seat, "S6", owner))
         return
     ask(g,
-        Decision(seat, Kind.RUMOUR_MARKER, "SPECIAL.S6", options=tuple(p.orchestras), info={"owner": owner}),
+        new_decision(seat, Kind.RUMOUR_MARKER, "SPECIAL.S6", options=tuple(p.orchestras),
+                     info={"owner": owner}),
         on_rumour,
         seat,
         owner,
