@@ -32,7 +32,7 @@ from typing import Any
 TASKS = ("engine", "heuristic", "search", "ismcts")
 
 
-def child(task: str, size: int) -> dict[str, Any]:
+def child(task: str, size: int, default_gc: bool = False) -> dict[str, Any]:
     """Run one measurement in this process; its CPU seconds and units of work."""
     import gc
 
@@ -40,7 +40,13 @@ def child(task: str, size: int) -> dict[str, Any]:
     from musici import Game
     from musici.strategies import make_strategy
 
+    if task == "heuristic":
+        import musici.playtest.compare  # loaded before the GC freezes what exists
     gc.collect()
+    if not default_gc:  # as a batch worker does (musici.sim.worker_gc), in both builds
+        from musici.sim.worker_gc import tune_gc
+
+        tune_gc()
     if task == "engine":
         bots = [make_strategy("random") for _ in range(4)]
         start = time.process_time()
@@ -80,12 +86,13 @@ def child(task: str, size: int) -> dict[str, Any]:
     raise SystemExit(f"unknown task {task!r}")
 
 
-def run_child(task: str, size: int, pure: bool) -> dict[str, Any]:
+def run_child(task: str, size: int, pure: bool, default_gc: bool) -> dict[str, Any]:
     env = dict(os.environ)
     env.pop("MUSICI_PURE", None)
     if pure:
         env["MUSICI_PURE"] = "1"
-    done = subprocess.run([sys.executable, __file__, "--child", task, "--size", str(size)],
+    argv = [sys.executable, __file__, "--child", task, "--size", str(size)]
+    done = subprocess.run(argv + (["--default-gc"] if default_gc else []),
                           env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{task} ({'pure' if pure else 'compiled'}) failed:\n{done.stderr}")
@@ -103,9 +110,12 @@ def main() -> int:
     parser.add_argument("--heuristic-games", type=int, default=12)
     parser.add_argument("--decisions", type=int, default=30,
                         help="search/ismcts decisions timed per run")
+    parser.add_argument("--default-gc", action="store_true",
+                        help="leave CPython's collector as it is (default: tuned as a batch "
+                             "worker tunes it, freeze + a higher threshold, in both builds)")
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(args.child, args.size)))
+        print(json.dumps(child(args.child, args.size, args.default_gc)))
         return 0
     import musici
 
@@ -117,7 +127,8 @@ def main() -> int:
              "search": args.decisions, "ismcts": args.decisions}
     units = {"engine": "game", "heuristic": "game", "search": "decision", "ismcts": "decision"}
     print(f"musici {musici.__version__}, {musici.BUILD.describe()}; Python "
-          f"{sys.version.split()[0]}; CPU s per unit, {args.repeat} pairs alternating (ABBA)")
+          f"{sys.version.split()[0]}; CPU s per unit, {args.repeat} pairs alternating (ABBA); "
+          f"GC {'as CPython sets it' if args.default_gc else 'tuned as a batch worker'}")
     print()
     print("| task | unit | pure: min / median | compiled: min / median | speed-up (medians) "
           "| per pair | compiled / pure time |")
@@ -127,7 +138,7 @@ def main() -> int:
         extra = ""
         for r in range(args.repeat):
             for pure in ((True, False) if r % 2 == 0 else (False, True)):
-                got = run_child(task, sizes[task], pure)
+                got = run_child(task, sizes[task], pure, args.default_gc)
                 want = "pure Python: MUSICI_PURE=1" if pure else musici.BUILD.describe()
                 if got["build"] != want:
                     raise SystemExit(f"{task}: the child ran {got['build']!r}, not {want!r}")
