@@ -5,8 +5,9 @@ heuristic bot (``impresario``) and by ``ismcts`` (its default budget); the other
 impresario, merchant and collector. Each game is reviewed for seat 0
 (:func:`musici.analysis.review.review_game`: ``--screen`` worlds screen every answer,
 ``--worlds`` fresh worlds measure the pair, raced up to 4x while contested, all played out
-by the game's line-up: seat 0 by merchant, the strongest bot that fits, the rivals by
-their own bots; 4 screening worlds by default, as these play-outs cost about 4x greedy's)
+by the game's line-up: the rivals by their own bots, seat 0 by the bot that played it when
+it fits (impresario), else by merchant, the strongest heuristic bot; 4 screening worlds
+by default, as these play-outs cost about 4x greedy's)
 and the mean
 number of mistakes + blunders per game is printed per arm, with a 95 % interval
 (Student's t over games), the inaccuracies and how many labels came from the fame scale
@@ -39,8 +40,12 @@ from typing import Any
 
 ARMS = {"random": "random", "heuristic": "impresario", "ismcts": "ismcts"}
 RIVALS = ("impresario", "merchant", "collector")
-SEAT = "merchant"  # seat 0's play-out bot in the pairs and checks
-POLICY_NAME = f"seat 0 by {SEAT}, rivals by their own bots"
+# Seat 0's play-out bot in the review and the checks: the bot that played it when it fits
+# (impresario: an answer is judged with the plan that follows it; with merchant
+# continuing, impresario's seed-2 game, which it won, drew 7 blunders in months 9-11,
+# judged by merchant's plans, not its own), else merchant, the strongest heuristic bot
+# (random is no plan to continue; ismcts takes seconds a play-out).
+SEAT = {"random": "merchant", "heuristic": "impresario", "ismcts": "merchant"}
 
 
 def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
@@ -53,13 +58,13 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
     players = [make_strategy(ARMS[arm])] + [make_strategy(r) for r in RIVALS]
     game = Game(4, seed).play(players)
     t1 = time.perf_counter()
-    # the pairs are played with the line-up that played the game: the rivals by their own
-    # bots, seat 0 by merchant, the strongest bot that fits (greedy wins 0 % against the
-    # three heuristic bots, so a greedy-continued seat is lost whatever it answers and
-    # nothing can be measured; ismcts would take seconds a play-out)
-    lineup = [make_strategy(SEAT)] + [make_strategy(r) for r in RIVALS]
+    # every stage is played with the line-up that played the game: the rivals by their
+    # own bots, seat 0 by SEAT[arm] (greedy wins 0 % against the three heuristic bots, so
+    # a greedy-continued seat is lost whatever it answers and nothing can be measured)
+    lineup = [make_strategy(SEAT[arm])] + [make_strategy(r) for r in RIVALS]
+    policy_name = f"seat 0 by {SEAT[arm]}, rivals by their own bots"
     review = review_game(game, 0, worlds=worlds, min_worlds=screen, policies=lineup,
-                         policy_name=POLICY_NAME)
+                         policy_name=policy_name)
     t2 = time.perf_counter()
     flagged = sorted(review.flagged, key=lambda m: m.step)
     rng = random.Random(f"review-bar-check:{arm}:{seed}")
@@ -68,7 +73,7 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
     done = []
     for m in flagged[:checks]:
         c = check_label(game, 0, m, worlds=check_worlds, seed="review-bar-check",
-                        policies=lineup, policy_name=POLICY_NAME)
+                        policies=lineup, policy_name=policy_name)
         done.append({"step": m.step, "label": m.label, "scale": m.scale,
                      "review_drop": round(m.fame_drop if m.scale == "fame" else m.drop, 3),
                      "drop": round(c.drop, 3), "low": round(c.low, 3), "high": round(c.high, 3),
@@ -80,7 +85,8 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
               "worlds": m.estimates.worlds}
              for m in sorted(review, key=lambda m: m.step) if m.best != m.chosen]
     results = game.results or {}
-    return {"arm": arm, "seed": seed, "mistakes": review.count("mistake"),
+    return {"arm": arm, "seed": seed, "seat_policy": SEAT[arm],
+            "mistakes": review.count("mistake"),
             "blunders": review.count("blunder"), "inaccuracies": review.count("inaccuracy"),
             "fame_labels": sum(1 for m in review.flagged if m.scale == "fame"),
             "reviewed": len(review), "won": 0 in results.get("winners", ()),
