@@ -120,13 +120,18 @@ class BuildExt(build_ext):
         return [*super().get_outputs(), os.path.join(self._target(), build_info.INFO_FILE)]
 
 
-extensions, why = _mypyc_extensions()
-if extensions:
-    BuildExt.compiler_name = why
+# pip runs setup.py for metadata too (egg_info, dist_info): mypyc (a minute of type checking)
+# only for a command that builds.
+BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop", "bdist"}
+if not BUILDS.intersection(sys.argv[1:]):
+    setup()
 else:
-    BuildExt.pure_reason = why
-    _say(f"building pure Python: {why}")
-    _remove_inplace_extensions()  # setuptools runs no build_ext without extensions
-    _write(PACKAGE, build_info.pure_record(why))  # the sdist's and a plain build's record
-
-setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt})
+    extensions, why = _mypyc_extensions()
+    if extensions:
+        BuildExt.compiler_name = why
+    else:
+        BuildExt.pure_reason = why
+        _say(f"building pure Python: {why}")
+        _remove_inplace_extensions()  # setuptools runs no build_ext without extensions
+        _write(PACKAGE, build_info.pure_record(why))  # the sdist's and a plain build's record
+    setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt})
