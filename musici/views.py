@@ -105,7 +105,11 @@ class PlayerView:
     @property
     def rng(self) -> random.Random:
         """This seat's own generator, seeded from the game's seed (for randomised bots)."""
-        return self._game.seat_rng(self._seat)
+        # The live generator read directly (a random bot asks at every ply: in the compiled
+        # build a Game method's call costs more than the read); a parked one via seat_rng.
+        game = self._game
+        rng = game._rngs[self._seat + 1]
+        return rng if rng is not None else game.seat_rng(self._seat)
 
     @property
     def hand(self) -> tuple[str, ...]:

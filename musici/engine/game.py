@@ -181,22 +181,7 @@ class Game:
         self._apply(decision, answer)
 
     def _apply(self, decision: Decision, answer: Answer) -> None:
-        # answer() after its checks; ask() comes here directly (it made the same checks).
-        try:
-            value = decision.normalize(answer)
-        except IllegalAnswer as exc:
-            raise caused(IllegalAnswer(
-                f"illegal answer {brief(answer)} from seat {decision.player} to {decision.kind} "
-                f"({decision.rule}, month {self.month} {self.phase}, step {self.step}): {exc}; "
-                f"legal: {decision.describe_legal()}"
-            ), None) from None
-        handler, ctx = self._pending  # type: ignore[misc]  # set together with self.decision
-        self.decision = None
-        self._pending = None
-        self.answers.append(value)
-        self.plies += 1
-        handler(self, value, *ctx)
-        self._run()
+        _apply_answer(self, decision, answer)
 
     def play(
         self, strategies: Sequence[Strategy], *, until: str | None = None, max_steps: int | None = None
@@ -226,7 +211,7 @@ class Game:
             ):
                 break
             seat = decision.player
-            self._ask_strategy(strategies[seat], views[seat])
+            _ask_and_apply(self, strategies[seat], views[seat])
             steps += 1
         return self
 
@@ -235,38 +220,7 @@ class Game:
         decision = self.decision
         if decision is None:
             raise GameError("the game is finished; there is no decision to answer")
-        return self._ask_strategy(strategy, PlayerView(self, decision.player))
-
-    def _ask_strategy(self, strategy: Strategy, view: PlayerView) -> Answer:
-        # ask() with the pending decision's seat's view made (play() keeps one per seat).
-        decision = self.decision
-        assert decision is not None
-        seat = decision.player
-        step = len(self.answers)  # the repro text is built only on error
-        me = id(self)
-        if self._asking == me:
-            raise GameError(
-                f"game.ask() called from inside a strategy (seed {self.seed}, "
-                f"step {step}); a strategy must return its answer"
-            )
-        # While the strategy runs, this game refuses answer() and ask() (a strategy that holds
-        # the game must not answer for itself); clones made meanwhile (search) carry another id.
-        self._asking = me
-        try:
-            answer = strategy(view, decision)
-        except Exception as exc:
-            raise caused(StrategyError(
-                f"strategy of seat {seat} raised {type(exc).__name__}: {brief(exc, 500, text=True)} while "
-                f"answering {decision.kind} ({decision.rule}) at month {self.month} {self.phase} "
-                f"(seed {self.seed}, step {step})"
-            ), exc) from exc
-        finally:
-            self._asking = None
-        try:
-            self._apply(decision, answer)
-        except IllegalAnswer as exc:
-            raise caused(StrategyError(f"{exc} (seed {self.seed}, step {step})"), None) from None
-        return answer
+        return _ask_and_apply(self, strategy, PlayerView(self, decision.player))
 
     def clone(self, *, keep_log: bool = True) -> Game:
         """An independent copy (for search); ``keep_log=False`` drops events and answers."""
@@ -378,13 +332,7 @@ class Game:
 
     # ------------------------------------------------------------------ machinery
     def _run(self) -> None:
-        stack = self._stack
-        while self.decision is None and stack:
-            task = stack.pop()
-            if len(task) == 2:  # most tasks carry one argument (a seat): no slice to build
-                task[0](self, task[1])
-            else:
-                task[0](self, *task[1:])
+        _run_tasks(self)
 
     def _order(self) -> list[int]:
         """MONTH.2: start player first, then clockwise."""
@@ -446,3 +394,70 @@ class Game:
         from musici.html import game_html
 
         return game_html(self)
+
+
+# The play loop's machinery as module functions: the compiled build calls them directly (a
+# method of Game, a Python class in both builds, is looked up and bound at every call: three
+# calls a ply; issue 23 item 4). Game._apply and Game._run call them.
+def _ask_and_apply(g: Game, strategy: Strategy, view: PlayerView) -> Answer:
+    # ask() with the pending decision's seat's view made (play() keeps one per seat).
+    decision = g.decision
+    assert decision is not None
+    seat = decision.player
+    step = len(g.answers)  # the repro text is built only on error
+    me = id(g)
+    if g._asking == me:
+        raise GameError(
+            f"game.ask() called from inside a strategy (seed {g.seed}, "
+            f"step {step}); a strategy must return its answer"
+        )
+    # While the strategy runs, this game refuses answer() and ask() (a strategy that holds
+    # the game must not answer for itself); clones made meanwhile (search) carry another id.
+    g._asking = me
+    try:
+        answer = strategy(view, decision)
+    except Exception as exc:
+        raise caused(StrategyError(
+            f"strategy of seat {seat} raised {type(exc).__name__}: {brief(exc, 500, text=True)} while "
+            f"answering {decision.kind} ({decision.rule}) at month {g.month} {g.phase} "
+            f"(seed {g.seed}, step {step})"
+        ), exc) from exc
+    finally:
+        g._asking = None
+    try:
+        _apply_answer(g, decision, answer)
+    except IllegalAnswer as exc:
+        raise caused(StrategyError(f"{exc} (seed {g.seed}, step {step})"), None) from None
+    return answer
+
+
+def _apply_answer(g: Game, decision: Decision, answer: Answer) -> None:
+    # answer() after its checks; ask() comes here directly (it made the same checks).
+    try:
+        value = decision.normalize(answer)
+    except IllegalAnswer as exc:
+        raise caused(IllegalAnswer(
+            f"illegal answer {brief(answer)} from seat {decision.player} to {decision.kind} "
+            f"({decision.rule}, month {g.month} {g.phase}, step {g.step}): {exc}; "
+            f"legal: {decision.describe_legal()}"
+        ), None) from None
+    handler, ctx = g._pending  # type: ignore[misc]  # set together with g.decision
+    g.decision = None
+    g._pending = None
+    g.answers.append(value)
+    g.plies += 1
+    if len(ctx) == 1:  # most answers go with one argument (a seat): no tuple to build
+        handler(g, value, ctx[0])
+    else:
+        handler(g, value, *ctx)
+    _run_tasks(g)
+
+
+def _run_tasks(g: Game) -> None:
+    stack = g._stack
+    while g.decision is None and stack:
+        task = stack.pop()
+        if len(task) == 2:  # most tasks carry one argument (a seat): no slice to build
+            task[0](g, task[1])
+        else:
+            task[0](g, *task[1:])
