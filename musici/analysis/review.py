@@ -27,8 +27,8 @@ The more severe of the two labels counts (``Mistake.scale`` says which decided).
 too: win share is a 0/1 outcome per world, its paired standard deviation about 0.45, so a
 drop of 0.10 needs about 350 worlds to clear; the fame difference is measured about ten
 times more cheaply, and converts into win share at the exchange rate measured on contested
-pairs (about 0.015-0.025 win share per fame point, so 2 / 4 / 8 fame sit near 0.05 / 0.10
-/ 0.20); and where the win share is saturated at 0 (a seat lost in month 1, as
+pairs (0.02-0.04 win share per fame point over the benchmark's runs, so 2 / 4 / 8 fame sit
+near 0.05 / 0.10 / 0.20); and where the win share is saturated at 0 (a seat lost in month 1, as
 ``random``'s is) fame is all a bad answer can still lose, as chess reviews fall back on
 centipawns. Two exceptions, where fame lost is not a cost in the game played: the game is
 won whatever is answered (both answers' win share within ``SATURATED``, 0.10, of 1), and
@@ -66,9 +66,10 @@ INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
 LABELS: tuple[tuple[str, float], ...] = (("blunder", BLUNDER), ("mistake", MISTAKE),
                                          ("inaccuracy", INACCURACY))
 # Fame points: final fame is the game's score (GOAL.2, END.WIN: most fame wins). The
-# exchange rate measured on the benchmark's contested pairs is about 0.015-0.025 win share
-# per fame point, so 2 / 4 / 8 fame points sit near where 0.05 / 0.10 / 0.20 of win share
-# do (docs/strategies.md).
+# exchange rate measured on the benchmark's contested pairs is 0.02-0.04 win share per
+# fame point (0.020 on 23 pairs, 0.036 on 48), so 2 / 4 / 8 fame points sit near where
+# 0.05 / 0.10 / 0.20 of win share do; the benchmark's order of the arms is the same with
+# 1 / 2 / 4 and 2.5 / 5 / 10 (docs/strategies.md).
 FAME_INACCURACY, FAME_MISTAKE, FAME_BLUNDER = 2.0, 4.0, 8.0
 FAME_LABELS: tuple[tuple[str, float], ...] = (("blunder", FAME_BLUNDER),
                                               ("mistake", FAME_MISTAKE),
