@@ -81,7 +81,7 @@ def child(task: str, size: int, default_gc: bool = False) -> dict[str, Any]:
         game = Game(players=4, seed=3)
         while not game.finished and asked[0] < size:
             seat = game.decision.player if game.decision is not None else 0
-            game._ask_strategy(timed if seat == 0 else others[seat - 1], game.view(seat))
+            game.ask(timed if seat == 0 else others[seat - 1])
         return {"build": musici.BUILD.describe(), "cpu": spent[0], "units": asked[0]}
     raise SystemExit(f"unknown task {task!r}")
 

@@ -132,7 +132,7 @@ def _midgame() -> Game:
     game = Game(players=4, seed=11, rules=RuleSet.from_options({"RULING-MONTHS": 6}))
     bots = [make_strategy(n) for n in ("impresario", "greedy", "random", "collector")]
     while not game.finished and game.month < 3:
-        game._ask_strategy(bots[game.decision.player], game.view(game.decision.player))
+        game.ask(bots[game.decision.player])
     return game
 
 
