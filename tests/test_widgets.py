@@ -636,7 +636,10 @@ def test_review_lists_costliest_decisions_with_a_better_choice() -> None:
     game.play(bots)
     mistakes = review_game(game, 1, worlds=1)
     assert mistakes and all(m.drop >= 0 for m in mistakes)
-    assert [m.drop for m in mistakes] == sorted((m.drop for m in mistakes), reverse=True)
+    # costliest first: by label (blunder, mistake, inaccuracy, none), then win share lost
+    from musici.analysis.review import SEVERITY
+    keys = [(SEVERITY[m.label], m.drop) for m in mistakes]
+    assert keys == sorted(keys, reverse=True)
     assert all(game.answers[m.step] == m.chosen for m in mistakes)
     text = review_text(game, 1, mistakes, top=3)
     assert text.count("better:") == min(3, len(mistakes)) and "why:" in text
