@@ -325,9 +325,8 @@ class ReviewPanel:
         self.summary.value = (
             f"<div style='font-size:12.5px'><b>Review of seat {seat}</b> (seed {game.seed}, "
             f"{evaluated} decisions estimated): {escape(words)}. A decision is flagged only "
-            f"when the interval of its drop in estimated win share (or, where the win share "
-            f"is saturated near 0 or 1, in final fame) against the best answer "
-            f"clears the threshold; the curve is the seat's estimated win share after each "
+            f"when the interval of its drop in estimated win share or final fame against "
+            f"the best answer clears the threshold; the curve is the seat's estimated win share after each "
             f"of its decisions, the band its 95 % interval."
             + (f" <span style='color:#666'>{escape(str(how))}</span>" if how else "")
             + "</div>")
