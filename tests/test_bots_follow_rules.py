@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+import musici
 from musici import Game, RuleSet, scoring
 from musici.cards import CardSet, standard_cardset
 from musici.decisions import Decision
@@ -156,9 +157,9 @@ def _play_and_check(rules: RuleSet, cards: CardSet, seed: int) -> int:
 
 def _source_of(fn: Callable[..., Any]) -> str:
     """``fn``'s source read from scoring.py (a compiled build's functions have no source for
-    inspect: mypyc makes them built-in functions, with a ``__module__`` of their group)."""
-    path = Path(scoring.__file__ or "")
-    tree = ast.parse(path.with_name(path.name.split(".")[0] + ".py").read_text())
+    inspect: mypyc makes them built-in functions, and its modules' ``__file__`` is not where
+    they are; the package's ``__init__`` is pure Python in both builds)."""
+    tree = ast.parse((Path(musici.__file__ or "").parent / "scoring.py").read_text())
     found = [node for node in tree.body
              if isinstance(node, ast.FunctionDef) and node.name == fn.__name__]
     assert len(found) == 1, fn
