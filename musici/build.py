@@ -31,12 +31,11 @@ INFO_FILE = "_build_info.json"
 PURE_ENV = "MUSICI_PURE"  # =1: run pure Python even where a compiled build is installed
 
 # The engine, its data modules and the bots' hot parts (issue 23 item 2). The packages'
-# __init__ modules stay interpreted; so does this module, and musici.events (its records are
-# slots dataclasses made by a dataclass_transform decorator, which mypyc cannot compile; as
-# Python classes they pickle and deep-copy the same in both builds).
+# __init__ modules stay interpreted; so do this module and musici._record (the events'
+# dataclass_transform decorator, which a compiled function refuses).
 COMPILED: tuple[str, ...] = (
     "musici.economy", "musici.scoring", "musici.rating", "musici.rules", "musici.cards",
-    "musici.composers", "musici.state", "musici.decisions", "musici.views",
+    "musici.composers", "musici.state", "musici.events", "musici.decisions", "musici.views",
     "musici.engine.context", "musici.engine.continuations", "musici.engine.effects",
     "musici.engine.end", "musici.engine.flow", "musici.engine.game", "musici.engine.p1_auction",
     "musici.engine.p2_media", "musici.engine.p3_venues", "musici.engine.p4_actions",

@@ -50,7 +50,7 @@ class _Version(argparse.Action):
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="musici", description=__doc__)
-    # Which build runs: e.g. "musici 0.1.0 (compiled: mypyc 2.4.1, 32 modules)" (musici.build).
+    # Which build runs: e.g. "musici 0.1.0 (compiled: mypyc 2.4.1, 33 modules)" (musici.build).
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and the "
                         "build (compiled or pure Python, and why) and exit")
     sub = parser.add_subparsers(dest="command", required=True)
