@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -18,9 +19,29 @@ from pathlib import Path
 
 import pytest
 
+import musici
 from musici import Game, RuleSet
 from musici.events import Event
 from musici.strategies import random_strategy
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """A test marked ``pure_python`` patches or wraps musici's own code, which a compiled
+    build cannot (native functions are called past a wrapper, native classes refuse a
+    patch): there it runs, the same test, in a child pytest on the same sources loaded as
+    Python (MUSICI_PURE=1), and fails with the child's output if the child does."""
+    if pyfuncitem.get_closest_marker("pure_python") is None or not musici.BUILD.compiled:
+        return None
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+         pyfuncitem.nodeid], cwd=root, env={**os.environ, "MUSICI_PURE": "1"},
+        capture_output=True, text=True, timeout=600)
+    if done.returncode != 0 or not re.search(r"^1 passed", done.stdout, re.MULTILINE):
+        pytest.fail(f"on pure Python (MUSICI_PURE=1) {pyfuncitem.nodeid} did not pass:\n"
+                    + done.stdout[-4000:] + done.stderr[-2000:], pytrace=False)
+    return True
 
 
 def make_game(players: int = 4, seed: int = 1, **options: object) -> Game:
