@@ -200,26 +200,3 @@ def test_check_label_replays_a_flag_in_fresh_worlds() -> None:
     assert c.at_label == (c.drop >= R.FAME_MISTAKE)
     with pytest.raises(ValueError, match="not a decision of seat 1"):
         R.check_label(game, 1, flagged, worlds=1)
-
-
-def test_review_command_takes_a_lineup(tmp_path) -> None:
-    import argparse
-    import contextlib
-    import io
-
-    from musici.analysis.cli_review import add_commands
-
-    game = Game(4, seed=4, rules=RuleSet.parse(["RULING-MONTHS=1"]))
-    game.play([greedy_strategy] * 4)
-    path = tmp_path / "game.json"
-    game.save(path)
-    parser = argparse.ArgumentParser()
-    add_commands(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["review", str(path), "--worlds", "1", "--lineup",
-                              "merchant,impresario,merchant,collector"])
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert args.run(args) == 0
-    assert "Review of seat 0" in out.getvalue() and "fame points" in out.getvalue()
-    with pytest.raises(ValueError, match="one bot per seat"):
-        args.run(parser.parse_args(["review", str(path), "--lineup", "merchant,greedy"]))

@@ -666,6 +666,15 @@ def test_review_command(tmp_path) -> None:
     assert "Review of seat 2" in out.getvalue() and "better:" in out.getvalue()
     with pytest.raises(ValueError, match="--top and --worlds must be at least 1"):
         args.run(parser.parse_args(["review", str(path), "--worlds", "0"]))
+    # --lineup: the bots that play each seat out in the measured pairs
+    args = parser.parse_args(["review", str(path), "--worlds", "1", "--lineup",
+                              "merchant,impresario,merchant,collector"])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert args.run(args) == 0
+    assert "Review of seat 0" in out.getvalue() and "fame points" in out.getvalue()
+    with pytest.raises(ValueError, match="one bot per seat"):
+        args.run(parser.parse_args(["review", str(path), "--lineup", "merchant,greedy"]))
 
 
 def test_month_button_replays_recorded_human_answers() -> None:
