@@ -148,6 +148,10 @@ class PuzzleTrainer:
         self.index = index % len(self.puzzles)
         self.last = None
         self._answered = False
+        # The last verdict goes first: the page updates widget by widget, in this order, and
+        # must never show the new puzzle under the old one's "Right".
+        self.feedback.value = ""
+        self.why.value = ""
         p = self.puzzle
         game = p.position()
         view = game.view(p.seat)
@@ -160,8 +164,6 @@ class PuzzleTrainer:
         assert decision is not None
         self.controls.show(decision, game.cards, who=f"seat {p.seat} (you)", view=view,
                            step=game.step)
-        self.feedback.value = ""
-        self.why.value = ""
         self.why_button.disabled = False
 
     def _header(self) -> None:
