@@ -37,10 +37,21 @@ def _say(message: str) -> None:
 
 
 def _write(package_dir: str, record: dict[str, Any]) -> None:
+    # temp + fsync + rename: a build killed mid-write leaves the old record, never half a one
+    # that `import musici` would then read
     os.makedirs(package_dir, exist_ok=True)
-    with open(os.path.join(package_dir, build_info.INFO_FILE), "w", encoding="utf-8") as fh:
-        json.dump(record, fh, indent=1, sort_keys=True)
-        fh.write("\n")
+    path = os.path.join(package_dir, build_info.INFO_FILE)
+    temp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(temp, "w", encoding="utf-8") as fh:
+            json.dump(record, fh, indent=1, sort_keys=True)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(temp)
 
 
 def _remove_inplace_extensions() -> None:
