@@ -659,20 +659,22 @@ def test_review_command(tmp_path) -> None:
     game.save(path)
     parser = argparse.ArgumentParser()
     add_commands(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["review", str(path), "--seat", "2", "--top", "2", "--worlds", "1"])
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert args.run(args) == 0
-    assert "Review of seat 2" in out.getvalue() and "better:" in out.getvalue()
+
+    def review(*options: str) -> str:
+        args = parser.parse_args(["review", str(path), *options])
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert args.run(args) == 0
+        return out.getvalue()
+
+    text = review("--seat", "2", "--top", "2", "--worlds", "1")
+    assert "Review of seat 2" in text and "better:" in text
+    args = parser.parse_args(["review", str(path)])
     with pytest.raises(ValueError, match="--top and --worlds must be at least 1"):
         args.run(parser.parse_args(["review", str(path), "--worlds", "0"]))
     # --lineup: the bots that play each seat out in the measured pairs
-    args = parser.parse_args(["review", str(path), "--worlds", "1", "--lineup",
-                              "merchant,impresario,merchant,collector"])
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert args.run(args) == 0
-    assert "Review of seat 0" in out.getvalue() and "fame points" in out.getvalue()
+    text = review("--worlds", "1", "--lineup", "merchant,impresario,merchant,collector")
+    assert "Review of seat 0" in text and "fame points" in text
     with pytest.raises(ValueError, match="one bot per seat"):
         args.run(parser.parse_args(["review", str(path), "--lineup", "merchant,greedy"]))
 
