@@ -19,6 +19,7 @@ import pytest
 import musici
 from musici import Game, RuleSet, build
 from musici.cli import main
+from musici.state import PLAYER_SLOTS
 from musici.strategies import make_strategy
 
 PACKAGE = Path(musici.__file__).parent
@@ -150,8 +151,8 @@ def test_games_events_and_decisions_pickle_and_deep_copy_alike() -> None:
         for again in (pickle.loads(pickle.dumps(thing)), copy.deepcopy(thing), copy.copy(thing)):
             assert type(again) is type(thing)
             if thing is game.players[0]:
-                assert [getattr(again, s) for s in type(thing).__slots__] == [
-                    getattr(thing, s) for s in type(thing).__slots__]
+                assert [getattr(again, s) for s in PLAYER_SLOTS] == [
+                    getattr(thing, s) for s in PLAYER_SLOTS]
             else:
                 assert repr(again) == repr(thing)
     # Played on: the original, its pickle and its deep copy finish the same game.

@@ -157,9 +157,9 @@ def test_a_finished_game_round_trips_with_its_results() -> None:
 def test_every_field_of_the_state_is_in_the_position() -> None:
     """A field added to the state but not to the position fails here (issue 22 item 1)."""
     from musici.engine.position import MONTH_FLAGS, SEAT_FIELDS
-    from musici.state import PlayerState
+    from musici.state import PLAYER_SLOTS
 
-    assert set(PlayerState.__slots__) == {"seat", "concert", *SEAT_FIELDS, *MONTH_FLAGS}
+    assert set(PLAYER_SLOTS) == {"seat", "concert", *SEAT_FIELDS, *MONTH_FLAGS}
     game = Game(4, seed=1)
     data = game.position()
     # Game attributes and where the position keeps them (history is not state).

@@ -25,7 +25,7 @@ import pytest
 from musici import Game, IllegalAnswer, StrategyError
 from musici.engine import GameError
 from musici.sim.simulate import simulate
-from musici.state import PlayerState
+from musici.state import PLAYER_SLOTS
 from musici.strategies import random_strategy
 from musici.strategies.registry import make_strategy
 
@@ -50,7 +50,7 @@ def snapshot(game: Game) -> tuple:
     return (
         repr([e.to_dict() for e in game.events]),
         repr(game.answers), [type(a) for a in game.answers],
-        repr([[getattr(p, s) for s in PlayerState.__slots__] for p in game.players]),
+        repr([[getattr(p, s) for s in PLAYER_SLOTS] for p in game.players]),
         repr((game.score_market, game.orchestra_market, game.score_deck, game.orchestra_deck,
               game.discovery_decks, game.special_deck, game.special_slot, game.thief_marks,
               game.out_of_game, game.venues, game.media, game.chapel_free)),

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from musici import Game
 from musici.cards import standard_cardset_data
 from musici.persistence import dumps, load, loads, save
-from musici.state import PlayerState
+from musici.state import PLAYER_SLOTS
 
 
 def snapshot(game: Game) -> dict[str, Any]:
@@ -31,7 +31,7 @@ def snapshot(game: Game) -> dict[str, Any]:
     return {
         "events": [e.to_dict() for e in game.events],
         "answers": list(game.answers),
-        "players": [{name: getattr(p, name) for name in PlayerState.__slots__}
+        "players": [{name: getattr(p, name) for name in PLAYER_SLOTS}
                     for p in game.players],
         "decision": decision,
         "decision_info": None if decision is None else dict(decision.info),

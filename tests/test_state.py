@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from musici.state import PlayerState
+from musici.state import PLAYER_SLOTS, PlayerState
 
 CONTAINERS = ("hand", "played", "orchestras", "markers", "permanent", "specials_hand",
               "specials_discard")
@@ -10,22 +10,28 @@ CONTAINERS = ("hand", "played", "orchestras", "markers", "permanent", "specials_
 
 def _filled() -> PlayerState:
     p = PlayerState(2, 70)
-    for i, name in enumerate(PlayerState.__slots__):
+    for i, name in enumerate(PLAYER_SLOTS):
+        value = getattr(p, name)
         if name in CONTAINERS:
-            value = getattr(p, name)
             if isinstance(value, dict):
                 value[f"o{i}"] = i
             else:
                 value.append(f"c{i}")
+        elif isinstance(value, bool):
+            setattr(p, name, True)  # every flag starts False
+        elif isinstance(value, int):
+            setattr(p, name, 1000 + i)  # a value no default could equal
+        elif name == "concert":
+            p.concert = {"distinct": i}
         else:
-            setattr(p, name, ("distinct", i))  # a value no default could equal
+            setattr(p, name, f"distinct-{i}")  # the venue (str | None, compiled: typed)
     return p
 
 
 def test_copy_carries_every_slot() -> None:
     p = _filled()
     new = p.copy()
-    for name in PlayerState.__slots__:
+    for name in PLAYER_SLOTS:
         assert getattr(new, name) == getattr(p, name), name  # AttributeError if left out
 
 
@@ -42,5 +48,5 @@ def test_copy_containers_are_independent() -> None:
 def test_every_container_slot_is_listed() -> None:
     # A new list or dict slot must be copied, not shared: keep CONTAINERS in step.
     p = PlayerState(0, 0)
-    found = {n for n in PlayerState.__slots__ if isinstance(getattr(p, n), (list, dict))}
+    found = {n for n in PLAYER_SLOTS if isinstance(getattr(p, n), (list, dict))}
     assert found == set(CONTAINERS)

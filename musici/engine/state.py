@@ -2,11 +2,12 @@
 
 Everything that decides a game's future is a field of a seat (:data:`SEAT_STATE`, held by
 :class:`PlayerState`) or of the table (:data:`TABLE_STATE`, held by the game), each with its
-*kind*, which says how it is copied and written as data. ``PlayerState``'s slots, its
-``copy``, ``Game.clone``'s copy of the table, ``Game.position`` / ``from_position`` and the
+*kind*, which says how it is copied and written as data. ``PlayerState``'s slots,
+``Game.clone``'s copy of the table, ``Game.position`` / ``from_position`` and the
 invariants' list of card places are all made from these tables, so a field added here is
 copied, stored and checked everywhere, and a field added anywhere else fails
-``tests/test_exact_positions.py``.
+``tests/test_exact_positions.py``. ``PlayerState.copy`` is written out (a native class in the
+compiled build); ``tests/test_state.py`` holds it to :data:`SEAT_STATE`.
 
 Where the game is (the pending decision, its handler and the task stack) and the random
 generators are state too; they have their own codecs
@@ -17,8 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, NamedTuple
-
-from mypy_extensions import mypyc_attr
 
 
 class Field(NamedTuple):
@@ -98,13 +97,17 @@ def _compile(name: str, fields: tuple[Field, ...], head: list[str], tail: list[s
     return made
 
 
-# A Python class in the compiled build too: its __slots__ name the fields (tests, saves) and
-# its copy is generated code that makes a blank instance with object.__new__.
-@mypyc_attr(native_class=False)
+# The seat's slots, in declaration order (tests and saves read them; a compiled class keeps
+# no ``__slots__`` attribute).
+PLAYER_SLOTS: tuple[str, ...] = ("seat", *(f.name for f in SEAT_STATE))
+
+
+# A native class in the compiled build (issue 23 item 4): the engine reads a seat's fields at
+# every ply, and a native class reads them as struct fields, not through a dict.
 class PlayerState:
     """One seat's holdings and this month's flags (:data:`SEAT_STATE`)."""
 
-    __slots__ = ("seat", *(f.name for f in SEAT_STATE))
+    __slots__ = PLAYER_SLOTS
 
     seat: int
     money: int
@@ -147,20 +150,47 @@ class PlayerState:
         self.special_used = self.tour_guide = self.advisor = self.rumour = False
         self.critic_now = self.critic_next = self.banned_now = self.banned_next = False
 
-    def copy(self) -> PlayerState:  # replaced below by the generated copy (no extra call)
-        return _copy_seat(self)
+    def copy(self) -> PlayerState:
+        """An independent copy: lists and dicts copied, the rest shared (SEAT_STATE's kinds;
+        tests/test_state.py holds this list to the declaration)."""
+        new = PlayerState(self.seat, self.money)
+        new.fame = self.fame
+        new.hand = self.hand[:]
+        new.played = self.played[:]
+        new.orchestras = self.orchestras[:]
+        new.markers = dict(self.markers)
+        new.permanent = self.permanent[:]
+        new.specials_hand = self.specials_hand[:]
+        new.specials_discard = self.specials_discard[:]
+        new.specials_bought = self.specials_bought
+        new.venue = self.venue
+        new.actions = self.actions
+        new.concert = self.concert
+        new.special_used = self.special_used
+        new.tour_guide = self.tour_guide
+        new.advisor = self.advisor
+        new.rumour = self.rumour
+        new.critic_now = self.critic_now
+        new.critic_next = self.critic_next
+        new.banned_now = self.banned_now
+        new.banned_next = self.banned_next
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle and deepcopy alike in both builds (a native class has no default reduce).
+        return (_rebuild_seat, tuple(getattr(self, name) for name in PLAYER_SLOTS))
 
     @property
     def marker_count(self) -> int:
         return sum(self.markers.values())
 
 
-_copy_seat: Callable[[PlayerState], PlayerState] = _compile(
-    "copy_seat", SEAT_STATE,
-    ["def copy_seat(self):", "    new = _new(PlayerState)", "    new.seat = self.seat"],
-    ["    return new"], {"_new": object.__new__, "PlayerState": PlayerState})
+def _rebuild_seat(*values: Any) -> PlayerState:
+    p = PlayerState(values[0], values[1])
+    for name, value in zip(PLAYER_SLOTS[2:], values[2:], strict=True):
+        setattr(p, name, value)
+    return p
 
-PlayerState.copy = _copy_seat  # type: ignore[method-assign, assignment]
 
 copy_table: Callable[[Any, Any], None] = _compile(
     "copy_table", tuple(f for f in TABLE_STATE if f.kind not in ("int", "phase", "seat", "card",
@@ -184,5 +214,5 @@ def card_places(game: Any) -> list[list[Any]]:
     return places
 
 
-__all__ = ["CARD_KINDS", "SEAT_STATE", "TABLE_STATE", "Field", "PlayerState", "card_places",
+__all__ = ["CARD_KINDS", "PLAYER_SLOTS", "SEAT_STATE", "TABLE_STATE", "Field", "PlayerState", "card_places",
            "copy_table"]
