@@ -156,6 +156,7 @@ def test_a_finished_game_round_trips_with_its_results() -> None:
 
 def test_every_field_of_the_state_is_in_the_position() -> None:
     """A field added to the state but not to the position fails here (issue 22 item 1)."""
+    from musici.engine.game import GAME_SLOTS
     from musici.engine.position import MONTH_FLAGS, SEAT_FIELDS
     from musici.state import PLAYER_SLOTS
 
@@ -175,19 +176,25 @@ def test_every_field_of_the_state_is_in_the_position() -> None:
                "_pending": "where", "_stack": "where", "protocol": "protocol",
                "plies": "plies"}
     history = {"events", "answers", "monthly", "arranged", "cards", "load_note"}
-    # protocol and load_note live on the class unless a game differs from the defaults
-    assert set(kept_as) | history - {"protocol", "load_note"} <= set(vars(game)) | {"protocol"}
-    assert set(vars(game)) <= set(kept_as) | history
+    transient = {"_asking"}  # set only while a strategy is being asked
+    # Game's slots are every attribute a game can have (pure Python refuses any other, the
+    # compiled build has no place for one), and a new game sets all of them.
+    assert set(GAME_SLOTS) == set(kept_as) | history | transient
+    for name in GAME_SLOTS:
+        getattr(game, name)  # AttributeError if __init__ left one unset
     assert set(kept_as.values()) <= set(data)
 
 
 def test_a_clone_copies_every_declared_container() -> None:
     """Game.clone and PlayerState.copy are made from the declaration (engine/state.py):
     every list and dict of the state is the clone's own."""
+    from musici.engine.game import GAME_SLOTS
     from musici.engine.state import SEAT_STATE, TABLE_STATE
 
     game = Game(4, seed=2)
     twin = game.clone()
+    for name in GAME_SLOTS:  # a native Game's slot left unset by clone: AttributeError
+        assert name in ("_rngs", "players") or getattr(twin, name) == getattr(game, name), name
     containers = {"cards", "slots", "decks", "markers", "marks", "venues"}
     for f in TABLE_STATE:
         if f.kind in containers:

@@ -24,7 +24,7 @@ from musici.decisions import Answer, Decision, IllegalAnswer, brief
 from musici.economy import START_MONEY
 from musici.engine import setup
 from musici.engine.protocols import CURRENT_PROTOCOL, check_protocol
-from musici.engine.state import PlayerState, copy_table
+from musici.engine.state import TABLE_STATE, PlayerState, copy_table
 from musici.events import Event
 from musici.rules import RuleSet
 from musici.views import PlayerView
@@ -42,9 +42,18 @@ class StrategyError(IllegalAnswer):
     """A strategy gave an illegal answer or raised; names seat, decision and repro."""
 
 
-# A Python class in the compiled build too (its methods compiled all the same): clone copies
-# its __dict__, and Game.__new__ of a native class would run __init__ (deal a new game).
-@mypyc_attr(native_class=False)
+# Every attribute of a game: the declared table (engine/state.py) and the rest. A native
+# class in the compiled build (issue 23 item 4: the engine reads the table at every ply, a
+# native class as struct fields, a Python class through its dict); __slots__ in pure Python,
+# so an attribute not named here fails in both builds, and clone and pickle copy these.
+GAME_SLOTS: tuple[str, ...] = (
+    "n", "seed", "rules", "cards", "protocol", "load_note", "_asking", "_rngs", "_rng_states",
+    "players", *(f.name for f in TABLE_STATE), "events", "answers", "results", "monthly",
+    "decision", "_pending", "_stack", "arranged",
+)
+_BLANK: Any = object()  # Game(_BLANK): an empty shell for clone and unpickling to fill
+
+
 class Game:
     """One game of I Musici for 3 or 4 players.
 
@@ -54,10 +63,44 @@ class Game:
     True
     """
 
-    _asking: int | None = None  # id(self) while ask() waits for a strategy (see ask)
-    # Class defaults, set on a game only when they differ (a clone copies less):
-    protocol: int = CURRENT_PROTOCOL  # which decisions are asked (musici.engine.protocols)
-    load_note: str | None = None  # why a loaded save stopped early (musici.persistence)
+    __slots__ = GAME_SLOTS
+
+    n: int
+    seed: int
+    rules: RuleSet
+    cards: CardSet
+    protocol: int  # which decisions are asked (musici.engine.protocols)
+    load_note: str | None  # why a loaded save stopped early (musici.persistence)
+    _asking: int | None  # id(self) while ask() waits for a strategy (see ask)
+    _rngs: list[random.Random | None]
+    _rng_states: list[Any]
+    players: list[PlayerState]
+    month: int
+    phase: str
+    round: int
+    start_player: int
+    score_deck: list[str]
+    score_market: list[str | None]
+    orchestra_deck: list[str]
+    orchestra_market: list[str | None]
+    discovery_decks: dict[str, list[str]]
+    special_deck: list[str]
+    special_slot: str | None
+    thief_marks: dict[str, int]
+    out_of_game: list[str]
+    venues: dict[str, int]
+    media: int | None
+    chapel_free: int | None
+    _media_bids: dict[int, int]
+    plies: int
+    events: list[Event]
+    answers: list[Answer]
+    results: dict[str, Any] | None
+    monthly: list[dict[str, Any]]
+    decision: Decision | None
+    _pending: tuple[Any, tuple[Any, ...]] | None
+    _stack: list[Task]
+    arranged: bool
 
     # players, seed and protocol are ints; typed ``int | Any`` so the compiled build lets any
     # value reach the checks below (a GameError in both builds, not mypyc's TypeError).
@@ -65,6 +108,8 @@ class Game:
         self, players: int | Any = 4, seed: int | Any = 0, rules: RuleSet | None = None,
         cards: CardSet | None = None, *, protocol: int | Any = CURRENT_PROTOCOL,
     ) -> None:
+        if players is _BLANK:  # clone and unpickling fill every slot themselves
+            return
         if type(players) is not int or players not in (3, 4):  # not True, not 3.0
             raise GameError(f"I Musici is for 3 or 4 players (GOAL.1), got {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -75,46 +120,47 @@ class Game:
         self.cards = cards if cards is not None else standard_cardset()
         # Which decisions are asked (musici.engine.protocols); older ones only to replay saves.
         try:
-            if check_protocol(protocol) != CURRENT_PROTOCOL:
-                self.protocol = protocol
+            self.protocol = check_protocol(protocol)
         except ValueError as exc:
             raise caused(GameError(str(exc)), None) from None
+        self.load_note = None
+        self._asking = None
         # Generator 0 is the game's chance; 1 + seat is that seat's own (for its bots).
         # A generator may be parked as a state tuple until used, so clones stay cheap.
-        self._rngs: list[random.Random | None] = [
+        self._rngs = [
             random.Random(seed),
             *(random.Random(f"musici-seat:{seed}:{s}") for s in range(players)),
         ]
-        self._rng_states: list[Any] = [None] * (players + 1)
+        self._rng_states = [None] * (players + 1)
         self.players = [PlayerState(s, START_MONEY) for s in range(players)]
         self.month = 1
         self.phase = "SETUP"
         self.round = 0
         self.start_player = 0
-        self.score_deck: list[str] = []  # top of a deck = end of its list
-        self.score_market: list[str | None] = [None] * 4
-        self.orchestra_deck: list[str] = []
-        self.orchestra_market: list[str | None] = [None] * 4
-        self.discovery_decks: dict[str, list[str]] = {"authentic": [], "modern": []}
-        self.special_deck: list[str] = []
-        self.special_slot: str | None = None
-        self.thief_marks: dict[str, int] = {}  # face-up score card -> Thief's seat (P4.BUY.5)
-        self.out_of_game: list[str] = []  # SETUP.6
-        self.venues: dict[str, int] = {}  # area -> seat (P3.1)
-        self.media: int | None = None
-        self.chapel_free: int | None = None  # P3.HALL.1
-        self.events: list[Event] = []
-        self.answers: list[Answer] = []
+        self.score_deck = []  # top of a deck = end of its list
+        self.score_market = [None] * 4
+        self.orchestra_deck = []
+        self.orchestra_market = [None] * 4
+        self.discovery_decks = {"authentic": [], "modern": []}
+        self.special_deck = []
+        self.special_slot = None
+        self.thief_marks = {}  # face-up score card -> Thief's seat (P4.BUY.5)
+        self.out_of_game = []  # SETUP.6
+        self.venues = {}  # area -> seat (P3.1)
+        self.media = None
+        self.chapel_free = None  # P3.HALL.1
+        self.events = []
+        self.answers = []
         # Every ply: the decisions asked (step) and the single-option ones applied unasked
         # (context.ask); kept with the state (engine/state.py), so a clone or position keeps it.
         self.plies = 0
-        self.results: dict[str, Any] | None = None
+        self.results = None
         # Fame and money after every month (not to be confused with a view's event history).
-        self.monthly: list[dict[str, Any]] = []
-        self.decision: Decision | None = None
-        self._media_bids: dict[int, int] = {}  # replaced, never mutated: clones share it
-        self._pending: tuple[Any, tuple[Any, ...]] | None = None
-        self._stack: list[Task] = [(setup.deal,)]
+        self.monthly = []
+        self.decision = None
+        self._media_bids = {}  # replaced, never mutated: clones share it
+        self._pending = None
+        self._stack = [(setup.deal,)]
         self.arranged = False  # built by from_position: no history to replay (see save)
         self._run()
 
@@ -224,8 +270,14 @@ class Game:
 
     def clone(self, *, keep_log: bool = True) -> Game:
         """An independent copy (for search); ``keep_log=False`` drops events and answers."""
-        new = Game.__new__(Game)
-        new.__dict__.update(self.__dict__)
+        new = Game(_BLANK)
+        new.n = self.n
+        new.seed = self.seed
+        new.rules = self.rules
+        new.cards = self.cards
+        new.protocol = self.protocol
+        new.load_note = self.load_note
+        new._asking = None  # a copy made while a strategy thinks is free to be played
         # Park every generator as an (immutable) state shared by both games; each game
         # rebuilds a generator only when it next draws from it.
         for i, rng in enumerate(self._rngs):
@@ -235,13 +287,20 @@ class Game:
         new._rngs = [None] * len(self._rngs)
         new._rng_states = self._rng_states[:]
         new.players = [p.copy() for p in self.players]
-        copy_table(self, new)  # the declared table's lists and dicts (engine/state.py)
+        copy_table(self, new)  # the declared table (engine/state.py), its lists and dicts copied
         new.events = self.events[:] if keep_log else []
         new.answers = self.answers[:] if keep_log else []
+        new.results = self.results
         new.monthly = [dict(h) for h in self.monthly]
+        new.decision = self.decision  # immutable values: shared
+        new._pending = self._pending
         new._stack = self._stack[:]
-        new._asking = None  # a copy made while a strategy thinks is free to be played
+        new.arranged = self.arranged
         return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle and deepcopy alike in both builds (a native class has no default reduce).
+        return (_rebuild_game, (tuple(getattr(self, name) for name in GAME_SLOTS),))
 
     @property
     def media_bids(self) -> Mapping[int, int]:
@@ -394,6 +453,13 @@ class Game:
         from musici.html import game_html
 
         return game_html(self)
+
+
+def _rebuild_game(values: tuple[Any, ...]) -> Game:
+    game = Game(_BLANK)
+    for name, value in zip(GAME_SLOTS, values, strict=True):
+        setattr(game, name, value)
+    return game
 
 
 # The play loop's machinery as module functions: the compiled build calls them directly (a

@@ -193,11 +193,9 @@ def _rebuild_seat(*values: Any) -> PlayerState:
 
 
 copy_table: Callable[[Any, Any], None] = _compile(
-    "copy_table", tuple(f for f in TABLE_STATE if f.kind not in ("int", "phase", "seat", "card",
-                                                                  "bids")),
-    ["def copy_table(self, new):"], ["    return None"], {})
-"""Copy the table's lists and dicts of ``self`` (a game) into ``new`` (its clone, which
-already shares every plain value)."""
+    "copy_table", TABLE_STATE, ["def copy_table(self, new):"], ["    return None"], {})
+"""Copy the table of ``self`` (a game) into ``new`` (its clone): lists and dicts copied,
+plain values shared."""
 
 
 def card_places(game: Any) -> list[list[Any]]:
