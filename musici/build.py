@@ -34,7 +34,7 @@ PURE_ENV = "MUSICI_PURE"  # =1: run pure Python even where a compiled build is i
 # __init__ modules stay interpreted; so do this module and musici._record (the events'
 # dataclass_transform decorator, which a compiled function refuses).
 COMPILED: tuple[str, ...] = (
-    "musici.economy", "musici.scoring", "musici.rating", "musici.rules", "musici.cards",
+    "musici.economy", "musici.scoring", "musici.rating", "musici.rules", "musici.cards", "musici.draws",
     "musici.composers", "musici.state", "musici.events", "musici.decisions", "musici.views",
     "musici.engine.context", "musici.engine.continuations", "musici.engine.effects",
     "musici.engine.end", "musici.engine.flow", "musici.engine.game", "musici.engine.p1_auction",

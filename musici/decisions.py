@@ -22,6 +22,8 @@ from typing import Any, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
+from musici import draws
+
 Answer = Any  # str | int | tuple[str, ...]
 _NO_INFO: Mapping[str, Any] = MappingProxyType({})  # shared: read-only and empty
 _PLAIN = (str, int)  # the exact types of a choice option's parts
@@ -262,17 +264,17 @@ class Decision(_DecisionFields):
         """A legal answer drawn with ``rng`` (choices uniformly, subsets by random greedy)."""
         if self.space == "choice":
             # choice() draws exactly as options[randrange(len(options))] did, with one call less
-            return rng.choice(self.options)
+            return draws.choice(rng, self.options)
         if self.space == "amount":
-            return self.lo + self.step * rng.randrange((self.hi - self.lo) // self.step + 1)
+            return self.lo + self.step * draws.randbelow(rng, (self.hi - self.lo) // self.step + 1)
         candidates: Sequence[int] = range(len(self.items))
         if self.groups:
-            group = rng.choice(sorted(set(self.groups)))
+            group = draws.choice(rng, sorted(set(self.groups)))
             candidates = [i for i in candidates if self.groups[i] == group]
         pool = [i for i in candidates for _ in range(self.limits[i] if self.limits else 1)]
-        rng.shuffle(pool)
+        draws.shuffle(rng, pool)
         top = min(self.max_size, len(pool))
-        target = top if self.maximal else rng.randint(min(self.min_size, top), top)
+        target = top if self.maximal else draws.randint(rng, min(self.min_size, top), top)
         counts = [0] * len(self.items)
         total = 0
         chosen = 0

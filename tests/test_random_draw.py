@@ -91,3 +91,44 @@ def test_whole_games_are_unchanged(players: int, options: dict[str, Any]) -> Non
         a = Game(players, seed=seed, rules=rules).play([random_strategy] * players)
         b = Game(players, seed=seed, rules=rules).play([before] * players)
         assert a.answers == b.answers and a.results == b.results, seed
+
+
+# ---------------------------------------------------------------- musici.draws (issue 23)
+class _Subclass(random.Random):
+    """A generator that draws otherwise: musici.draws must leave it to its own methods."""
+
+    def random(self) -> float:
+        return super().random() / 2
+
+
+DRAW_SIZES = [*range(1, 70), 127, 128, 129, 255, 256, 257, 1023, 1024, 1025]
+
+
+@pytest.mark.parametrize("kind", [random.Random, _Subclass])
+def test_the_compiled_draws_are_randoms_own(kind: type[random.Random]) -> None:
+    from musici import draws
+
+    mine, theirs = kind(f"draws:{kind.__name__}"), kind(f"draws:{kind.__name__}")
+    for n in DRAW_SIZES:
+        seq = list(range(n))
+        assert draws.randbelow(mine, n) == theirs.randrange(n), n
+        assert draws.choice(mine, seq) == theirs.choice(seq), n
+        assert draws.randint(mine, -3, n) == theirs.randint(-3, n), n
+        a, b = seq[:], seq[:]
+        draws.shuffle(mine, a)
+        theirs.shuffle(b)
+        assert a == b, n
+    assert mine.getstate() == theirs.getstate()
+
+
+def test_the_compiled_draws_fail_as_random_does() -> None:
+    from musici import draws
+
+    for call in (lambda r: draws.randbelow(r, 0), lambda r: draws.randint(r, 3, 2)):
+        with pytest.raises(ValueError):
+            call(random.Random(1))
+    with pytest.raises(IndexError):
+        draws.choice(random.Random(1), [])
+    empty: list[int] = []
+    draws.shuffle(random.Random(1), empty)  # nothing to shuffle, as random
+    assert empty == []

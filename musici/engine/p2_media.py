@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from musici import draws
 from musici.decisions import Kind, new_decision
 from musici.economy import CRITIC_BONUS
 from musici.engine import effects
@@ -58,7 +59,7 @@ def reveal(g: Game, order: list[int]) -> None:
         tied = [s for s in tied if g.players[s].fame == least]
         by_chance = len(tied) > 1
         if by_chance:
-            tied = [tied[g.rng.randrange(len(tied))]]
+            tied = [tied[draws.randbelow(g.rng, len(tied))]]
         emit(g, MediaTie(g.month, g.phase, "P2.2", tied[0], tuple(tied_bids), least, by_chance))
     winner = tied[0]
     g.media = winner

@@ -32,6 +32,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from musici import draws
 from musici.cards import BACKS
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def resample(
     for k, b in enumerate(BACKS):
         pool = decks[b] + removed[b] + [c for p in others for c in p.hand if back(c) == b]
         pool.sort()
-        rng.shuffle(pool)
+        draws.shuffle(rng, pool)
         n_deck, n_removed = len(decks[b]), len(removed[b])
         decks[b][:] = pool[:n_deck]
         removed[b][:] = pool[n_deck : n_deck + n_removed]
@@ -76,12 +77,13 @@ def resample(
 
     for deck in (game.orchestra_deck, game.special_deck):
         deck.sort()
-        rng.shuffle(deck)
+        draws.shuffle(rng, deck)
 
     if game.phase == "P2" and game._media_bids:
         step = game.rules.options["RULING-MEDIA-STEP"]
         game._media_bids = {
-            other: bid if other == seat else rng.randrange(game.players[other].money // step + 1) * step
+            other: (bid if other == seat
+                    else draws.randbelow(rng, game.players[other].money // step + 1) * step)
             for other, bid in game._media_bids.items()
         }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from musici import draws
 from musici.cards import STYLES
 from musici.economy import (
     HAND_SIZE,
@@ -37,13 +38,13 @@ def deal(g: Game) -> None:
         g.out_of_game.extend(removed)
         emit(g, RemovedOrchestras(g.month, g.phase, "SETUP.6", None, tuple(removed)))
     scores = [c.id for c in cards.scores]
-    rng.shuffle(scores)  # SETUP.2
-    rng.shuffle(orchestras)  # SETUP.3
+    draws.shuffle(rng, scores)  # SETUP.2
+    draws.shuffle(rng, orchestras)  # SETUP.3
     specials = list(cards.specials)
-    rng.shuffle(specials)
+    draws.shuffle(rng, specials)
     for deck in STYLES:  # COMP.7: a discovery deck per back
         pile = [c.id for c in cards.discoveries if c.deck == deck]
-        rng.shuffle(pile)
+        draws.shuffle(rng, pile)
         g.discovery_decks[deck] = pile
     if g.n == 3:  # SETUP.6: after shuffling, 6 scores and 3 of each discovery deck
         hidden = [scores.pop() for _ in range(SETUP6_SCORES)]
@@ -62,7 +63,7 @@ def deal(g: Game) -> None:
     g.special_slot = specials.pop()
     g.special_deck = specials
     if g.rules.options["RULING-START-PLAYER"] == "random":  # SETUP.5
-        g.start_player = rng.randrange(g.n)
+        g.start_player = draws.randbelow(rng, g.n)
     emit(g, Setup(g.month, g.phase, "SETUP.1", None, START_MONEY, g.start_player,
                   tuple(g.score_market), tuple(g.orchestra_market), g.special_slot,
                   g.rules.months))

@@ -9,8 +9,8 @@ and collector are).
 
 from __future__ import annotations
 
+from musici import draws, scoring
 from musici import economy as E
-from musici import scoring
 from musici.cards import STYLES, VIRTUOSOS, MusicCard
 from musici.decisions import Answer, Decision
 from musici.strategies._plans import NO_LIMIT, STYLE_PREFERENCE, ConcertForecast
@@ -131,7 +131,7 @@ def greedy_strategy(view: PlayerView, decision: Decision) -> Answer:
         cheap = decision.info.get("bid", 999) <= 200 and me.money >= 900
         return "bid" if cheap and "bid" in decision.options else "pass"
     if kind == "media_bid":
-        return min(decision.hi, decision.step * rng.randrange(0, 8))
+        return min(decision.hi, decision.step * draws.randbelow(rng, 8))
     if kind == "venue":
         if me.money < 250:
             for tour in ("large-commercial", "small-commercial"):
