@@ -14,3 +14,12 @@ def record(cls: type[_T]) -> type[_T]:
     """A record class: frozen to the type checker, a plain slots dataclass at run time (its
     ``__init__`` assigns each field directly, ~3x faster than a frozen one's)."""
     return dataclass(slots=True, repr=False)(cls)
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def value(cls: type[_T]) -> type[_T]:
+    """A value class made by the thousand on a hot path (a plan's options): frozen to the
+    type checker, a plain slots dataclass with its repr at run time (a frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__``, interpreted even in the
+    compiled build, where this one's ``__init__`` is compiled)."""
+    return dataclass(slots=True)(cls)

@@ -16,8 +16,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from musici.cards import BACKS, CardSet
 from musici.economy import VenueCost, venue_cost
@@ -28,9 +27,9 @@ if TYPE_CHECKING:
     from musici.engine import Game
 
 
-@dataclass(frozen=True, slots=True)
-class PublicPlayer:
-    """What everyone knows about one player."""
+class PublicPlayer(NamedTuple):
+    """What everyone knows about one player (an immutable value; a named tuple, as the
+    planners read ``view.me`` thousands of times a game and a tuple is built in one call)."""
 
     seat: int
     fame: int
@@ -128,15 +127,15 @@ class PlayerView:
 
     def player(self, seat: int) -> PublicPlayer:
         p = self._game.players[seat]
-        return PublicPlayer(
-            seat=seat, fame=p.fame, money=p.money, hand_size=len(p.hand),
-            hand_backs=self._backs(p.hand),
-            orchestras=tuple(p.orchestras), markers=tuple(p.markers.items()),
-            played=tuple(p.played), permanent=tuple(p.permanent),
-            specials_hand=tuple(p.specials_hand), specials_used=tuple(p.specials_discard),
-            specials_bought=p.specials_bought, venue=p.venue, concert=p.concert is not None,
-            actions=p.actions, tour_guide=p.tour_guide,
-        )
+        # PublicPlayer's fields in order, built without calling the class (its __new__ is
+        # interpreted code in both builds): seat, fame, money, hand_size, hand_backs,
+        # orchestras, markers, played, permanent, specials_hand, specials_used,
+        # specials_bought, venue, concert, actions, tour_guide.
+        return tuple.__new__(PublicPlayer, (
+            seat, p.fame, p.money, len(p.hand), self._backs(p.hand), tuple(p.orchestras),
+            tuple(p.markers.items()), tuple(p.played), tuple(p.permanent),
+            tuple(p.specials_hand), tuple(p.specials_discard), p.specials_bought, p.venue,
+            p.concert is not None, p.actions, p.tour_guide))
 
     def _backs(self, hand: list[str]) -> tuple[tuple[str, int], ...]:
         back = self._game.cards.back

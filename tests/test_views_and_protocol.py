@@ -187,3 +187,27 @@ def test_option_codec_round_trips():
     sellers = [parse_option(o) for o in game.decision.options if parse_option(o)[0] == "player"]
     assert sellers and all(0 <= seat < game.n and seat != game.decision.player
                            for _, seat in sellers)
+
+
+def test_a_public_player_is_its_seats_state_field_by_field():
+    """views.player builds PublicPlayer positionally (no class call, issue 23): the order
+    must be the fields' own, checked against a keyword-built value for every seat."""
+    from musici.strategies import random_strategy
+    from musici.views import PublicPlayer
+
+    game = Game(seed=5).play([random_strategy] * 4, max_steps=160)
+    view = game.view(0)
+    for s, p in enumerate(game.players):
+        want = PublicPlayer(
+            seat=s, fame=p.fame, money=p.money, hand_size=len(p.hand),
+            hand_backs=view.player(s).hand_backs, orchestras=tuple(p.orchestras),
+            markers=tuple(p.markers.items()), played=tuple(p.played),
+            permanent=tuple(p.permanent), specials_hand=tuple(p.specials_hand),
+            specials_used=tuple(p.specials_discard), specials_bought=p.specials_bought,
+            venue=p.venue, concert=p.concert is not None, actions=p.actions,
+            tour_guide=p.tour_guide)
+        got = view.player(s)
+        assert type(got) is PublicPlayer and got._asdict() == want._asdict()
+        assert sum(n for _, n in got.hand_backs) == len(p.hand)
+    with pytest.raises(AttributeError):
+        view.me.fame = 99  # an immutable value

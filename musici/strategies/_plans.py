@@ -18,6 +18,7 @@ from typing import NamedTuple
 from musici import economy as E
 from musici import rating as R
 from musici import scoring
+from musici._record import value
 from musici.cards import VIRTUOSOS, MusicCard
 from musici.decisions import Answer, Decision
 from musici.views import PlayerView
@@ -68,7 +69,7 @@ class ConcertForecast:
     income: int  # after P3.TOUR
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Option:
     """One way to spend this month: a concert (or none) at ``area``."""
 
