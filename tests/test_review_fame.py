@@ -94,7 +94,8 @@ def test_a_lost_seat_that_throws_away_fame_is_flagged_by_fame(controlled) -> Non
         game, 0, review)
     assert "the final fame lost decides the label" in R.why_text(game, m)
     (flag,) = flagged(review)
-    assert "−10.5 fame, 95 % interval" in flag_text(game, flag)
+    words = flag_text(game, flag)  # the interval given as a loss, as the cost is
+    assert f"−10.5 fame; {m.fame_low:.1f} to {m.fame_high:.1f} fame lost, 95 % interval" in words
     assert "−10.5 fame" in review_html(game, 0, review) and "win share)" not in review_html(
         game, 0, review)
 

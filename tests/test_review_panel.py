@@ -111,7 +111,7 @@ def test_review_button_draws_the_graph_and_the_flags(stepper: GameStepper) -> No
     assert len(panel.rows.children) == 3
     texts = [row.children[0].value for row in panel.rows.children]
     assert "inaccuracy" in texts[0] and "mistake" in texts[1] and "blunder" in texts[2]
-    assert all("better:" in t and "0.10–0.30" in t for t in texts)
+    assert all("better:" in t and "0.10 to 0.30 lost" in t for t in texts)
     assert "1 inaccuracy, 1 mistake, 1 blunder" in panel.summary.value
     assert panel.progress.layout.display == "none"  # done
 

@@ -169,13 +169,16 @@ def flag_text(game: Game | None, flag: Flag) -> str:
     text = (f"{SYMBOLS[flag.label]} {flag.label} ({when}) {what}you chose "
             f"{_words(game, flag.played)}; better: {_words(game, flag.best)}")
     src = flag.source
+    # The interval is of the amount lost, so it is given as a loss, without the sign the
+    # cost carries ("−4.0 fame; 2.0 to 6.0 lost", not "−4.0, interval 2.0–6.0").
     if getattr(src, "scale", "") == "fame":  # labelled by fame lost (win share saturated)
-        text += f" ({src.cost_words}, 95 % interval {src.fame_low:.1f}–{src.fame_high:.1f})"
+        text += (f" ({src.cost_words}; {src.fame_low:.1f} to {src.fame_high:.1f} fame lost, "
+                 f"95 % interval)")
     elif flag.drop is not None:
         text += f" (−{abs(flag.drop):.2f} win share"
         if flag.low is not None and flag.high is not None:
             lo, hi = sorted((abs(flag.low), abs(flag.high)))
-            text += f", 95 % interval {lo:.2f}–{hi:.2f}"
+            text += f"; {lo:.2f} to {hi:.2f} lost, 95 % interval"
         text += ")"
     return text
 
