@@ -22,4 +22,4 @@ def value(cls: type[_T]) -> type[_T]:
     type checker, a plain slots dataclass with its repr at run time (a frozen dataclass's
     ``__init__`` sets each field through ``object.__setattr__``, interpreted even in the
     compiled build, where this one's ``__init__`` is compiled)."""
-    return dataclass(slots=True)(cls)
+    return dataclass(slots=True, unsafe_hash=True)(cls)  # hashable, as a frozen one is

@@ -122,6 +122,12 @@ class MusicCard:
     def has_style(self, style: str) -> bool:
         return (self.authentic if style == "authentic" else self.modern) is not None
 
+    def __hash__(self) -> int:
+        # The id alone (equal cards have equal ids; two cards with one id, from two card
+        # sets, are told apart by ==): the planners' caches key on cards, and the generated
+        # hash of every field was interpreted code even in the compiled build.
+        return hash(self.id)
+
     def _repr_svg_(self) -> str:
         from musici.render import card_svg  # lazily: drawing is not needed to play
 

@@ -4,8 +4,8 @@ P3.TOUR). The engine calls these; teaching notebooks and tests call them directl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from musici._record import value
 from musici.cards import CardSet, MusicCard
 
 GOOD, FAIR, POOR = "good", "fair", "poor"
@@ -13,7 +13,7 @@ LEVELS: tuple[str, ...] = (POOR, FAIR, GOOD)
 FAME_INDEX = {GOOD: 0, FAIR: 1, POOR: 2}  # COMP.5: X/Y/Z
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Rating:
     """A concert's rating with the conditions that decided it (RATE ids)."""
 
@@ -93,7 +93,7 @@ def best_style_rating(card: MusicCard, orchestra_style: str, brought: tuple[int,
     return ratings[0]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class RestoreMatch:
     """What one earlier played card (or a pioneer card) adds to a restoration (RESTORE.1)."""
 
@@ -103,7 +103,7 @@ class RestoreMatch:
     why: tuple[str, ...]  # "nationality", "era", "same composer", "lineage"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Restoration:
     """What RESTORE.1 finds for one discovery card; :meth:`bonus` applies RESTORE.3."""
 

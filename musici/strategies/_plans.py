@@ -49,7 +49,7 @@ class Performer(NamedTuple):
     salary: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Lineup:
     """The orchestras for a card and what :func:`musici.scoring.concert_outcome` gives them
     before any tour (only the two numbers kept: thousands of these are memoised)."""
