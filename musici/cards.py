@@ -21,7 +21,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 import networkx as nx
 
@@ -40,46 +40,46 @@ from musici.economy import (
     TourTerms,
 )
 
-FORMAT = "musici-cards"
-FORMAT_VERSION = 1
-STYLES: tuple[str, ...] = ("authentic", "modern")
-PARTS: tuple[str, ...] = ("instrumental", "vocal")
+FORMAT: Final = "musici-cards"
+FORMAT_VERSION: Final = 1
+STYLES: Final[tuple[str, ...]] = ("authentic", "modern")
+PARTS: Final[tuple[str, ...]] = ("instrumental", "vocal")
 # COMP.4–7 counts a card set must hold.
-SCORE_COUNT = 30
-DISCOVERY_COUNT_PER_DECK = 10
-ORCHESTRA_COUNTS: Mapping[tuple[str, str], int] = MappingProxyType({
+SCORE_COUNT: Final = 30
+DISCOVERY_COUNT_PER_DECK: Final = 10
+ORCHESTRA_COUNTS: Final[Mapping[tuple[str, str], int]] = MappingProxyType({
     ("modern", "instrumental"): 10, ("modern", "vocal"): 10,
     ("authentic", "instrumental"): 6, ("authentic", "vocal"): 6,
 })
-SPECIAL_NAMES: Mapping[str, str] = MappingProxyType({
+SPECIAL_NAMES: Final[Mapping[str, str]] = MappingProxyType({
     "P1": "Guarneri violin", "P2": "Stradivari cello", "P3": "Modern piano virtuoso",
     "P4": "Authentic harpsichord virtuoso", "P5": "Modern-music pioneer",
     "P6": "Early-music reconstructor", "P7": "Journalist", "S1": "Auctioneer",
     "S2": "Critic", "S3": "Tour guide", "S4": "Educator", "S5": "Financial advisor",
     "S6": "Rumourmonger", "S7": "Collector", "S8": "Thief",
 })
-PERMANENT_SPECIALS = frozenset({"P1", "P2", "P3", "P4", "P5", "P6", "P7"})
+PERMANENT_SPECIALS: Final = frozenset({"P1", "P2", "P3", "P4", "P5", "P6", "P7"})
 # SPECIAL.P3/P4: a virtuoso plays as one instrumental orchestra of its style.
-VIRTUOSOS: Mapping[str, tuple[str, str]] = MappingProxyType({
+VIRTUOSOS: Final[Mapping[str, tuple[str, str]]] = MappingProxyType({
     "P3": ("modern", "instrumental"), "P4": ("authentic", "instrumental"),
 })
 
 
-BACKS: tuple[str, ...] = ("score", "authentic", "modern")  # the card backs (COMP.5, COMP.7)
+BACKS: Final[tuple[str, ...]] = ("score", "authentic", "modern")  # the card backs (COMP.5, COMP.7)
 
 # The most bytes a card set file may hold. The bundled set is 20 KB (97 cards, 50-odd
 # composers), and a card set always has 97 cards; 1 MB leaves room for long names and a
 # large composer table, and refuses the wrong file (a log, an image, /dev/zero) before it
 # fills memory.
-MAX_CARDSET_BYTES = 2**20
+MAX_CARDSET_BYTES: Final = 2**20
 # Characters that are not text on one line: the C0 and C1 controls (ESC, CSI, BEL, CR,
 # newline, ...), DEL, the line and paragraph separators, and the bidirectional embeddings,
 # overrides and isolates (which reorder what follows them). The terminal printer escapes them.
-CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+CONTROL_CHARACTERS: Final = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 # Of those, the ones a card file's names and ids may not hold: all but tab and newline
 # (layout, which a terminal does not act on), so an escape sequence in a name cannot reach
 # the terminal of whoever prints a game played with it.
-REFUSED_IN_NAMES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+REFUSED_IN_NAMES: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 class CardSetError(ValueError):
@@ -194,6 +194,7 @@ class CardSet:
     end_awards: Mapping[str, int] = field(default_factory=lambda: END_AWARDS)
     special_prices: Mapping[str, int] = field(default_factory=lambda: _default_prices())
     _lineage: dict[str, Lineage] = field(default_factory=dict, repr=False, compare=False)
+    _backs: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
     _document: str = field(default="", repr=False, compare=False)  # canonical JSON, for pickling
 
     def __reduce__(self) -> tuple[Any, tuple[str, str, str]]:
@@ -236,6 +237,13 @@ class CardSet:
         Backs are public (COMP.7; P4.DISCOVER.1: a drawn card's back shows its deck)."""
         card = self.music[card_id]
         return "score" if card.kind == "score" else str(card.deck)
+
+    def backs(self) -> Mapping[str, str]:
+        """Every music card's :meth:`back`, by id (built once: every view of a hand counts
+        its backs, thousands of times a game)."""
+        if not self._backs:
+            self._backs.update((card_id, self.back(card_id)) for card_id in self.music)
+        return self._backs
 
     def _repr_html_(self) -> str:
         from musici.html import cardset_html
@@ -472,7 +480,7 @@ def cardset_from_data(data: Any, source: str = "<memory>") -> CardSet:
     )
 
 
-_REBUILT: dict[str, CardSet] = {}
+_REBUILT: Final[dict[str, CardSet]] = {}
 
 
 def _default_rents() -> Mapping[str, int]:
@@ -515,9 +523,9 @@ def _amount(source: str, where: str, name: str, value: Any, hi: int, step: int) 
 
 
 # A tour multiplier: a number from 0 to 10 with at most two decimals (1.5, 2, 0.25).
-MAX_MULTIPLIER = 10
-MULTIPLIER_DENOMINATOR = 100
-TOUR_FIELDS: Mapping[str, int] = MappingProxyType({  # field -> index in economy.TourTerms
+MAX_MULTIPLIER: Final = 10
+MULTIPLIER_DENOMINATOR: Final = 100
+TOUR_FIELDS: Final[Mapping[str, int]] = MappingProxyType({  # field -> index in economy.TourTerms
     "money": 0, "fame": 1, "fame_multiplier": 2, "income_multiplier": 3})
 
 
@@ -668,7 +676,7 @@ def standard_cardset() -> CardSet:
 
 # Earlier bundled card sets, kept so that games saved with them still load (each save
 # names its card set's fingerprint): revision 1 is the set before rules revision 2.
-_PAST_STANDARD_FILES: tuple[str, ...] = ("data/standard_cards_r1.json",)
+_PAST_STANDARD_FILES: Final[tuple[str, ...]] = ("data/standard_cards_r1.json",)
 
 
 @cache

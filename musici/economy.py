@@ -10,94 +10,94 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 if TYPE_CHECKING:
     from musici.rules import RuleSet
 
 # ---------------------------------------------------------------------------- setup
-START_MONEY = 1500  # SETUP.4
-HAND_SIZE = 3  # SETUP.2: secret starting hand
-MARKET_SLOTS = 4  # COMP.2: face-up score and orchestra slots
-MONEY_UNIT = 5  # COMP.8: every amount is a multiple of 5 G
+START_MONEY: Final = 1500  # SETUP.4
+HAND_SIZE: Final = 3  # SETUP.2: secret starting hand
+MARKET_SLOTS: Final = 4  # COMP.2: face-up score and orchestra slots
+MONEY_UNIT: Final = 5  # COMP.8: every amount is a multiple of 5 G
 # SETUP.6: what a 3-player game takes out of the game (orchestras by (style, part) before
 # shuffling; score cards and cards of each discovery deck after shuffling).
-SETUP6_ORCHESTRAS: Mapping[tuple[str, str], int] = MappingProxyType({
+SETUP6_ORCHESTRAS: Final[Mapping[tuple[str, str], int]] = MappingProxyType({
     ("modern", "instrumental"): 2, ("modern", "vocal"): 2,
     ("authentic", "instrumental"): 1, ("authentic", "vocal"): 1,
 })
-SETUP6_SCORES = 6
-SETUP6_DISCOVERIES_PER_DECK = 3
+SETUP6_SCORES: Final = 6
+SETUP6_DISCOVERIES_PER_DECK: Final = 3
 
 # ---------------------------------------------------------------------------- P1, P2
-AUCTION_STEP = 100  # P1.1: the first bid and every raise
+AUCTION_STEP: Final = 100  # P1.1: the first bid and every raise
 # P1.1: the first bid for a special card, per card: the rules' step for every card unless
 # the card file's ``special_prices`` sets another (``CardSet.special_prices``)
-SPECIAL_OPENING_BID = AUCTION_STEP
-CRITIC_BONUS = 100  # P2.5 / SPECIAL.S2
+SPECIAL_OPENING_BID: Final = AUCTION_STEP
+CRITIC_BONUS: Final = 100  # P2.5 / SPECIAL.S2
 
 # ---------------------------------------------------------------------------- P3 venues
 # P3.HALL: area -> (rent in G, capacity in tens of musicians)
-HALLS: Mapping[str, tuple[int, int]] = MappingProxyType({
+HALLS: Final[Mapping[str, tuple[int, int]]] = MappingProxyType({
     "chapel": (50, 1),
     "university": (100, 3),
     "dome": (200, 6),
     "opera": (400, 10),
 })
-FREE_HALL = "chapel"  # P3.HALL.1: free for the player with strictly the least fame
+FREE_HALL: Final = "chapel"  # P3.HALL.1: free for the player with strictly the least fame
 # P3.TOUR: tour -> (money cost, fame cost, fame multiplier (num, den), income multiplier);
 # the card file's ``tours`` may set others (``CardSet.tours``, the same shape)
 TourTerms = tuple[int, int, tuple[int, int], tuple[int, int]]
-TOURS: Mapping[str, TourTerms] = MappingProxyType({
+TOURS: Final[Mapping[str, TourTerms]] = MappingProxyType({
     "large-academic": (400, 0, (2, 1), (0, 1)),
     "small-academic": (200, 0, (3, 2), (0, 1)),
     "large-commercial": (0, 5, (0, 1), (2, 1)),
     "small-commercial": (0, 3, (0, 1), (3, 2)),
 })
-AREAS: tuple[str, ...] = (*HALLS, *TOURS)  # P3.1: the 8 areas in board order
-UNPAID_VENUE_STEP = 50  # RULING-UNPAID-VENUE: 1 fame per started 50 G unpaid
+AREAS: Final[tuple[str, ...]] = (*HALLS, *TOURS)  # P3.1: the 8 areas in board order
+UNPAID_VENUE_STEP: Final = 50  # RULING-UNPAID-VENUE: 1 fame per started 50 G unpaid
 
 # ---------------------------------------------------------------------------- P4 actions
-ACTION_ROUNDS = 3  # P4.1
-SCORE_PRICE = 100  # P4.BUY.1
-DISCOVER_PRICE = 200  # P4.DISCOVER.1
-IDLE_BONUS = 100  # P4.4
-IDLE_MAX_ACTIONS = 1  # P4.4: at most one action and no concert
-HIRE_PRICE: Mapping[str, int] = MappingProxyType({"modern": 100, "authentic": 150})  # P4.HIRE.1
-SALARY: Mapping[str, int] = MappingProxyType({"modern": 50, "authentic": 100})  # P4.HIRE.3
-POACH_DISCOUNT = 50  # P4.HIRE.2: an orchestra with 2 markers costs 50 G less
-EDUCATOR_TAKES = 2  # SPECIAL.S4
-ADVISOR_EXEMPTS = 3  # SPECIAL.S5
-COLLECTOR_TAKES = 2  # SPECIAL.S7
+ACTION_ROUNDS: Final = 3  # P4.1
+SCORE_PRICE: Final = 100  # P4.BUY.1
+DISCOVER_PRICE: Final = 200  # P4.DISCOVER.1
+IDLE_BONUS: Final = 100  # P4.4
+IDLE_MAX_ACTIONS: Final = 1  # P4.4: at most one action and no concert
+HIRE_PRICE: Final[Mapping[str, int]] = MappingProxyType({"modern": 100, "authentic": 150})  # P4.HIRE.1
+SALARY: Final[Mapping[str, int]] = MappingProxyType({"modern": 50, "authentic": 100})  # P4.HIRE.3
+POACH_DISCOUNT: Final = 50  # P4.HIRE.2: an orchestra with 2 markers costs 50 G less
+EDUCATOR_TAKES: Final = 2  # SPECIAL.S4
+ADVISOR_EXEMPTS: Final = 3  # SPECIAL.S5
+COLLECTOR_TAKES: Final = 2  # SPECIAL.S7
 
 # ---------------------------------------------------------------------------- concerts
-MUSICIANS_PER_ORCHESTRA = 10  # COMP.6: one orchestra card; requirements are in tens (COMP.5)
-RESTORE_CAP = 10  # RESTORE.4
-MAX_MARKERS = 2  # P5.7: a third marker sends the orchestra away
+MUSICIANS_PER_ORCHESTRA: Final = 10  # COMP.6: one orchestra card; requirements are in tens (COMP.5)
+RESTORE_CAP: Final = 10  # RESTORE.4
+MAX_MARKERS: Final = 2  # P5.7: a third marker sends the orchestra away
 
 # ---------------------------------------------------------------------------- P5
-GUARNERI_BONUS = 50  # SPECIAL.P1
-STRADIVARI_FAME = 1  # SPECIAL.P2
-JOURNALIST_FAME = 1  # SPECIAL.P7
+GUARNERI_BONUS: Final = 50  # SPECIAL.P1
+STRADIVARI_FAME: Final = 1  # SPECIAL.P2
+JOURNALIST_FAME: Final = 1  # SPECIAL.P7
 # P5.4 (COMP.1's bright lines): (fame at least, surcharge in G), highest first
-SURCHARGES: tuple[tuple[int, int], ...] = ((50, 100), (30, 50))
+SURCHARGES: Final[tuple[tuple[int, int], ...]] = ((50, 100), (30, 50))
 
 # ---------------------------------------------------------------------------- END
-ERA_AWARDS: Mapping[str, int] = MappingProxyType(  # END.1
+ERA_AWARDS: Final[Mapping[str, int]] = MappingProxyType(  # END.1
     {"baroque": 4, "classical": 3, "romantic": 5})
-NATIONALITY_AWARDS: Mapping[str, int] = MappingProxyType(  # END.2
+NATIONALITY_AWARDS: Final[Mapping[str, int]] = MappingProxyType(  # END.2
     {"german-austrian": 5, "italian": 4, "french": 3})
-DISCOVERY_AWARDS: Mapping[str, int] = MappingProxyType(  # END.3
+DISCOVERY_AWARDS: Final[Mapping[str, int]] = MappingProxyType(  # END.3
     {"authentic": 3, "modern": 3})
-ORCHESTRA_AWARD = 2  # END.4
-SPECIALS_AWARD = 2  # END.4
+ORCHESTRA_AWARD: Final = 2  # END.4
+SPECIALS_AWARD: Final = 2  # END.4
 # Every END award by name (the card file's ``end_awards`` may set other sizes:
 # ``CardSet.end_awards``, which scoring.end_awards reads), and the awards of each rule.
-END_AWARDS: Mapping[str, int] = MappingProxyType({
+END_AWARDS: Final[Mapping[str, int]] = MappingProxyType({
     **ERA_AWARDS, **NATIONALITY_AWARDS, **DISCOVERY_AWARDS,
     "orchestras": ORCHESTRA_AWARD, "specials": SPECIALS_AWARD,
 })
-END_AWARD_RULES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+END_AWARD_RULES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
     "END.1": tuple(ERA_AWARDS), "END.2": tuple(NATIONALITY_AWARDS),
     "END.3": tuple(DISCOVERY_AWARDS), "END.4": ("orchestras", "specials"),
 })
@@ -222,7 +222,7 @@ class LedgerLine(NamedTuple):
 _new_line = tuple.__new__
 
 
-_NO_LINES: tuple[LedgerLine, ...] = ()
+_NO_LINES: Final[tuple[LedgerLine, ...]] = ()
 
 
 def received_lines(*, held_concert: bool, income: int, actions: int,
@@ -253,10 +253,10 @@ def fame_lines(*, held_concert: bool, permanent: Collection[str],
     return tuple(lines)
 
 
-_GUARNERI = _new_line(LedgerLine, (GUARNERI_BONUS, 0, "Guarneri violin", "SPECIAL.P1"))
-_IDLE = _new_line(LedgerLine, (IDLE_BONUS, 0, "at most one action and no concert", "P4.4"))
-_STRADIVARI = _new_line(LedgerLine, (0, STRADIVARI_FAME, "Stradivari cello", "SPECIAL.P2"))
-_JOURNALIST = _new_line(LedgerLine, (0, JOURNALIST_FAME, "Journalist: alone in a hall/on a tour",
+_GUARNERI: Final = _new_line(LedgerLine, (GUARNERI_BONUS, 0, "Guarneri violin", "SPECIAL.P1"))
+_IDLE: Final = _new_line(LedgerLine, (IDLE_BONUS, 0, "at most one action and no concert", "P4.4"))
+_STRADIVARI: Final = _new_line(LedgerLine, (0, STRADIVARI_FAME, "Stradivari cello", "SPECIAL.P2"))
+_JOURNALIST: Final = _new_line(LedgerLine, (0, JOURNALIST_FAME, "Journalist: alone in a hall/on a tour",
                                      "SPECIAL.P7"))
 
 

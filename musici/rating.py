@@ -4,13 +4,14 @@ P3.TOUR). The engine calls these; teaching notebooks and tests call them directl
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from musici._record import value
 from musici.cards import CardSet, MusicCard
 
 GOOD, FAIR, POOR = "good", "fair", "poor"
-LEVELS: tuple[str, ...] = (POOR, FAIR, GOOD)
-FAME_INDEX = {GOOD: 0, FAIR: 1, POOR: 2}  # COMP.5: X/Y/Z
+LEVELS: Final[tuple[str, ...]] = (POOR, FAIR, GOOD)
+FAME_INDEX: Final = {GOOD: 0, FAIR: 1, POOR: 2}  # COMP.5: X/Y/Z
 
 
 @value

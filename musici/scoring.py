@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol
 
 from musici import economy as E
 from musici import rating as R
@@ -21,7 +21,7 @@ from musici.rules import RuleSet
 
 # The rulings a concert's outcome reads (rate, restoration, restoration_bonus, tour_result):
 # a cache of outcomes keys on their values (tests/test_bots_follow_rules.py checks the list).
-CONCERT_RULINGS: tuple[str, ...] = ("RULING-STYLE", "RULING-RESTORE-GOOD", "RULING-LINEAGE",
+CONCERT_RULINGS: Final[tuple[str, ...]] = ("RULING-STYLE", "RULING-RESTORE-GOOD", "RULING-LINEAGE",
                                     "RULING-ROUNDING", "RULING-MISSING-TYPE",
                                     "RULING-RESTORE-CAP")
 

@@ -138,10 +138,10 @@ class PlayerView:
             p.concert is not None, p.actions, p.tour_guide))
 
     def _backs(self, hand: list[str]) -> tuple[tuple[str, int], ...]:
-        back = self._game.cards.back
+        back = self._game.cards.backs()
         counts = dict.fromkeys(BACKS, 0)
         for c in hand:
-            counts[back(c)] += 1
+            counts[back[c]] += 1
         return tuple(counts.items())
 
     @property

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from musici import economy as E
 from musici import rating as R
@@ -26,17 +26,17 @@ from musici.views import PlayerView
 # The order in which the planner tries the two styles: on equal fame the first found wins,
 # so "modern" (cheaper orchestras) is a bot preference that breaks ties, not a rule
 # (the rules' styles are cards.STYLES).
-STYLE_PREFERENCE: tuple[str, ...] = ("modern", "authentic")
-NO_LIMIT = 99  # a tour holds any number of orchestras (P4.CONCERT.2)
-HIRE_MARGIN = 50  # G the planner keeps back when it plans hires (a bot preference)
+STYLE_PREFERENCE: Final[tuple[str, ...]] = ("modern", "authentic")
+NO_LIMIT: Final = 99  # a tour holds any number of orchestras (P4.CONCERT.2)
+HIRE_MARGIN: Final = 50  # G the planner keeps back when it plans hires (a bot preference)
 # A lineup is a pure function of its key, which holds every input by value (the card, each
 # performer's style, part and markers, the restoration, the rulings a concert reads), so one
 # process may play any card sets and rule sets in any order and get the same answers
 # (issue 9).
-_LINEUPS: dict[tuple[object, ...], Lineup | None] = {}
-_CONCERT_RULINGS = itemgetter(*scoring.CONCERT_RULINGS)
-_LINEUPS_MAX = 100_000
-_MISS = object()
+_LINEUPS: Final[dict[tuple[object, ...], Lineup | None]] = {}
+_CONCERT_RULINGS: Final = itemgetter(*scoring.CONCERT_RULINGS)
+_LINEUPS_MAX: Final = 100_000
+_MISS: Final = object()
 
 
 class Performer(NamedTuple):

@@ -12,6 +12,8 @@ the Collector (SPECIAL.S7).
 
 from __future__ import annotations
 
+from typing import Final
+
 from musici import economy as E
 from musici import scoring
 from musici.cards import MusicCard
@@ -19,8 +21,8 @@ from musici.decisions import Answer, Decision
 from musici.strategies._plans import Planner
 from musici.views import PlayerView
 
-MAX_HELD = 3  # discovery cards held at once
-RIPE_BONUS = 4  # a restoration bonus worth cashing in before the last months
+MAX_HELD: Final = 3  # discovery cards held at once
+RIPE_BONUS: Final = 4  # a restoration bonus worth cashing in before the last months
 
 
 class Collector(Planner):
@@ -82,7 +84,7 @@ class Collector(Planner):
         return super().special_value(view, card)
 
 
-_PLANNER = Collector()
+_PLANNER: Final = Collector()
 
 
 def collector_strategy(view: PlayerView, decision: Decision) -> Answer:

@@ -9,6 +9,8 @@ and collector are).
 
 from __future__ import annotations
 
+from typing import Final
+
 from musici import draws, scoring
 from musici import economy as E
 from musici.cards import STYLES, VIRTUOSOS, MusicCard
@@ -16,8 +18,8 @@ from musici.decisions import Answer, Decision
 from musici.strategies._plans import NO_LIMIT, STYLE_PREFERENCE, ConcertForecast
 from musici.views import PlayerView
 
-MAX_ORCHESTRAS = 6
-NO_CONCERT = -99  # the value of "no playable lineup", below any card's fame
+MAX_ORCHESTRAS: Final = 6
+NO_CONCERT: Final = -99  # the value of "no playable lineup", below any card's fame
 
 
 def _style_of(view: PlayerView, item: str) -> str:

@@ -17,11 +17,13 @@ six-orchestra band, bids for the media when the upgrade lifts this month's conce
 
 from __future__ import annotations
 
+from typing import Final
+
 from musici.decisions import Answer, Decision
 from musici.strategies._plans import Planner
 from musici.views import PlayerView
 
-AREA_BIAS = {
+AREA_BIAS: Final = {
     "dome": 1.0, "opera": 1.5, "large-academic": 4.0, "small-academic": 3.5,
     "chapel": -0.5, "university": -0.3, "large-commercial": -4.0, "small-commercial": -4.0,
 }
@@ -44,7 +46,7 @@ class Impresario(Planner):
         return super().special_value(view, card)
 
 
-_PLANNER = Impresario()
+_PLANNER: Final = Impresario()
 
 
 def impresario_strategy(view: PlayerView, decision: Decision) -> Answer:

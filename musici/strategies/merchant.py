@@ -10,17 +10,19 @@ the END.4 award.
 
 from __future__ import annotations
 
+from typing import Final
+
 from musici.decisions import Answer, Decision
 from musici.strategies._plans import Planner
 from musici.views import PlayerView
 
-EARLY_BIAS = {
+EARLY_BIAS: Final = {
     "chapel": 0.5, "university": 0.5, "large-commercial": 2.0, "small-commercial": 1.2,
     "dome": -0.8, "opera": -1.5, "large-academic": -1.5, "small-academic": -1.0,
 }
-LATE_BIAS = {"opera": 1.5, "dome": 1.0, "large-academic": -1.0, "small-academic": -1.0,
+LATE_BIAS: Final = {"opera": 1.5, "dome": 1.0, "large-academic": -1.0, "small-academic": -1.0,
              "large-commercial": -3.0, "small-commercial": -2.0}
-LATE_MONTHS = 3  # the months in which savings are turned into fame
+LATE_MONTHS: Final = 3  # the months in which savings are turned into fame
 
 
 class Merchant(Planner):
@@ -67,7 +69,7 @@ class Merchant(Planner):
         return super().special_value(view, card) * (0.7 if not self._late(view) else 1.0)
 
 
-_PLANNER = Merchant()
+_PLANNER: Final = Merchant()
 
 
 def merchant_strategy(view: PlayerView, decision: Decision) -> Answer:
