@@ -150,6 +150,11 @@ def capacity(area: str) -> int | None:
     return None if hall is None else hall[1]
 
 
+# A venue cost or a ledger line built as a plain tuple of its class (NamedTuple's own
+# __new__ is Python code, five times slower; the planners price every area every decision).
+_new_line = tuple.__new__
+
+
 class VenueCost(NamedTuple):
     """What an area costs its player in P5.2: money, or fame, or nothing, and why.
 
@@ -182,17 +187,18 @@ def venue_cost(area: str, *, held_concert: bool, rules: RuleSet, hall_rents: Map
     tour = (TOURS if tours is None else tours).get(area)
     if tour is not None:
         if tour_guide:
-            return VenueCost(0, 0, "SPECIAL.S3")
+            return _new_line(VenueCost, (0, 0, "SPECIAL.S3", False))
         money, fame = tour[0], tour[1]
     else:
         if area == FREE_HALL and chapel_free:
-            return VenueCost(0, 0, "P3.HALL.1")
+            return _new_line(VenueCost, (0, 0, "P3.HALL.1", False))
         money, fame = hall_rents[area], 0
     if held_concert or (tour is not None and rules.options["RULING-HALF-VENUE"] == "halls-only"):
-        return VenueCost(money, fame, "P5.2")  # P4.3 RULING-HALF-VENUE: "half the hall rent"
+        # P4.3 RULING-HALF-VENUE: "half the hall rent"
+        return _new_line(VenueCost, (money, fame, "P5.2", False))
     if fame:
         fame = (fame + 1) // 2 if rules.options["RULING-HALF-FAME"] == "up" else fame // 2
-    return VenueCost(money // 2, fame, "P4.3", halved=True)
+    return _new_line(VenueCost, (money // 2, fame, "P4.3", True))  # halved
 
 
 def areas_open_to(fame: int, rules: RuleSet,
@@ -217,9 +223,6 @@ class LedgerLine(NamedTuple):
     rule: str
 
 
-# A ledger line built as a plain tuple of its class (NamedTuple's own __new__ is Python code,
-# five times slower; a game settles 36-48 times).
-_new_line = tuple.__new__
 
 
 _NO_LINES: Final[tuple[LedgerLine, ...]] = ()

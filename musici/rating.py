@@ -4,7 +4,7 @@ P3.TOUR). The engine calls these; teaching notebooks and tests call them directl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 from musici._record import value
 from musici.cards import CardSet, MusicCard
@@ -14,9 +14,10 @@ LEVELS: Final[tuple[str, ...]] = (POOR, FAIR, GOOD)
 FAME_INDEX: Final = {GOOD: 0, FAIR: 1, POOR: 2}  # COMP.5: X/Y/Z
 
 
-@value
-class Rating:
-    """A concert's rating with the conditions that decided it (RATE ids)."""
+class Rating(NamedTuple):
+    """A concert's rating with the conditions that decided it (RATE ids). An immutable
+    named tuple, built without a class call (:func:`make_rating`): the planners rate
+    thousands of concerts a game."""
 
     level: str  # after the media upgrade
     base_level: str  # before it
@@ -26,6 +27,15 @@ class Rating:
     markers: int
     reasons: tuple[str, ...]  # the RATE ids that hold, e.g. ("RATE.POOR.4", "RATE.FAIR.3")
     media: bool
+
+
+def make_rating(level: str, base_level: str, style: str, required: tuple[int, int],
+                brought: tuple[int, int], markers: int, reasons: tuple[str, ...],
+                media: bool) -> Rating:
+    """``Rating(...)``, the same value, without the class call (a named tuple's ``__new__``
+    is interpreted code in both builds; tests/test_engine_fast_paths.py)."""
+    return tuple.__new__(Rating, (level, base_level, style, required, brought, markers,
+                                  reasons, media))
 
 
 def rate_concert(card: MusicCard, style: str, brought: tuple[int, int], markers: int, *,
@@ -65,7 +75,7 @@ def rate_concert(card: MusicCard, style: str, brought: tuple[int, int], markers:
     level = base
     if media and base != GOOD:
         level = LEVELS[LEVELS.index(base) + 1]
-    return Rating(level, base, style, req, brought, markers, tuple(reasons), media)
+    return make_rating(level, base, style, req, brought, markers, tuple(reasons), media)
 
 
 def missing_type(required: tuple[int, int], brought: tuple[int, int], *, literal: bool) -> bool:
@@ -94,14 +104,20 @@ def best_style_rating(card: MusicCard, orchestra_style: str, brought: tuple[int,
     return ratings[0]
 
 
-@value
-class RestoreMatch:
-    """What one earlier played card (or a pioneer card) adds to a restoration (RESTORE.1)."""
+class RestoreMatch(NamedTuple):
+    """What one earlier played card (or a pioneer card) adds to a restoration (RESTORE.1);
+    an immutable named tuple (:func:`make_match`)."""
 
     card: str  # a card id, or "P5"/"P6" for the pioneer and the reconstructor
     nationality_or_era: int  # 0 or 1
     composer_or_lineage: int  # 0 or 1
     why: tuple[str, ...]  # "nationality", "era", "same composer", "lineage"
+
+
+def make_match(card: str, nationality_or_era: int, composer_or_lineage: int,
+               why: tuple[str, ...]) -> RestoreMatch:
+    """``RestoreMatch(...)`` without the class call (as :func:`make_rating`)."""
+    return tuple.__new__(RestoreMatch, (card, nationality_or_era, composer_or_lineage, why))
 
 
 @value
@@ -151,9 +167,9 @@ def restoration(cards: CardSet, discovery: MusicCard, played: Sequence[str], *,
             why.append("lineage")
             second = 1
         if first or second:
-            matches.append(RestoreMatch(card_id, first, second, tuple(why)))
+            matches.append(make_match(card_id, first, second, tuple(why)))
     if pioneer:
-        matches.append(RestoreMatch("P5" if discovery.deck == "modern" else "P6", 1, 0, ("era",)))
+        matches.append(make_match("P5" if discovery.deck == "modern" else "P6", 1, 0, ("era",)))
     return Restoration(tuple(matches))
 
 

@@ -115,7 +115,10 @@ def concert_outcome(card: MusicCard, style: str, brought: tuple[int, int], marke
     if capped:
         total = E.RESTORE_CAP
     fame, income = tour_result(total, card.income, venue, rules, tours)
-    return ConcertOutcome(rated, restore, card_fame, bonus, capped, total, fame, income)
+    # ConcertOutcome(...) without the class call (its __new__ is interpreted code in both
+    # builds; the planners rate thousands of concerts a game); the fields in their order.
+    return tuple.__new__(ConcertOutcome, (rated, restore, card_fame, bonus, capped, total,
+                                          fame, income))
 
 
 def lineup(cards: CardSet, items: Sequence[str],

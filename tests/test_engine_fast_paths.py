@@ -38,3 +38,43 @@ def test_new_decision_copies_info() -> None:
     assert made.info == {"round": 1}
     with pytest.raises(TypeError):
         made.info["round"] = 2  # type: ignore[index]
+
+
+def test_the_planners_values_built_without_a_class_call_are_the_class_calls() -> None:
+    """make_option / make_performer put each argument in its own field (distinct values:
+    a swapped pair would show), and make the same value as calling the class."""
+    from musici.strategies._plans import Lineup, Option, Performer, make_option, make_performer
+
+    line = Lineup(("O1", "O2"), "good", 7)
+    args = dict(area="opera", card="S03", lineup=line, hires=("O9",), buy="S03", fame=5,
+                cash=-120, util=4.25, concert_fame=6, income=300)
+    made = make_option(**args)
+    assert type(made) is Option and made == Option(**args)
+    assert made._asdict() == args
+    short = {k: v for k, v in args.items() if k not in ("concert_fame", "income")}
+    assert make_option(**short) == Option(**short)  # the defaults
+    p = dict(item="O4", style="modern", part="vocal", markers=1, salary=50)
+    assert make_performer(**p)._asdict() == Performer(**p)._asdict() == p
+
+
+def test_ratings_and_restore_matches_built_without_a_class_call_are_the_class_calls() -> None:
+    from musici.rating import Rating, RestoreMatch, make_match, make_rating
+
+    r = dict(level="good", base_level="fair", style="modern", required=(2, 1), brought=(3, 0),
+             markers=1, reasons=("RATE.GOOD.1",), media=True)
+    assert make_rating(**r) == Rating(**r) and make_rating(**r)._asdict() == r
+    m = dict(card="S07", nationality_or_era=1, composer_or_lineage=0, why=("era",))
+    assert make_match(**m) == RestoreMatch(**m) and make_match(**m)._asdict() == m
+
+
+@pytest.mark.parametrize(("held", "want"), [
+    (True, dict(money=300, fame=0, rule="P5.2", halved=False)),
+    (False, dict(money=150, fame=0, rule="P4.3", halved=True))])
+def test_a_venue_cost_built_without_a_class_call_is_the_class_call(held: bool, want: dict) -> None:
+    from musici.economy import HALLS, VenueCost, venue_cost
+    from musici.rules import RuleSet
+
+    rents = {area: rent for area, (rent, _capacity) in HALLS.items()}
+    rents["opera"] = 300
+    cost = venue_cost("opera", held_concert=held, rules=RuleSet(), hall_rents=rents)
+    assert cost == VenueCost(**want) and cost._asdict() == want

@@ -18,7 +18,6 @@ from typing import Final, NamedTuple
 from musici import economy as E
 from musici import rating as R
 from musici import scoring
-from musici._record import value
 from musici.cards import VIRTUOSOS, MusicCard
 from musici.decisions import Answer, Decision
 from musici.views import PlayerView
@@ -49,8 +48,7 @@ class Performer(NamedTuple):
     salary: int
 
 
-@value
-class Lineup:
+class Lineup(NamedTuple):
     """The orchestras for a card and what :func:`musici.scoring.concert_outcome` gives them
     before any tour (only the two numbers kept: thousands of these are memoised)."""
 
@@ -69,9 +67,9 @@ class ConcertForecast:
     income: int  # after P3.TOUR
 
 
-@value
-class Option:
-    """One way to spend this month: a concert (or none) at ``area``."""
+class Option(NamedTuple):
+    """One way to spend this month: a concert (or none) at ``area`` (an immutable named
+    tuple: a plan makes one per area and card, thousands a game; :func:`make_option`)."""
 
     area: str
     card: str | None
@@ -85,6 +83,20 @@ class Option:
     income: int = 0  # the concert's income after P3.TOUR (the concert event's)
 
 
+def make_option(area: str, card: str | None, lineup: Lineup | None, hires: tuple[str, ...],
+                buy: str | None, fame: int, cash: int, util: float, concert_fame: int = 0,
+                income: int = 0) -> Option:
+    """``Option(...)``, the same value, built without calling the class (a named tuple's
+    ``__new__`` is interpreted code in both builds; tests/test_engine_fast_paths.py)."""
+    return tuple.__new__(Option, (area, card, lineup, hires, buy, fame, cash, util,
+                                  concert_fame, income))
+
+
+def make_performer(item: str, style: str, part: str, markers: int, salary: int) -> Performer:
+    """``Performer(...)`` without the class call (as :func:`make_option`)."""
+    return tuple.__new__(Performer, (item, style, part, markers, salary))
+
+
 def performers(view: PlayerView, extra: Sequence[str] = ()) -> list[Performer]:
     me = view.me
     markers = dict(me.markers)
@@ -92,11 +104,11 @@ def performers(view: PlayerView, extra: Sequence[str] = ()) -> list[Performer]:
     for item in (*me.orchestras, *extra):
         style, part = view.cards.performer(item)
         orch = view.cards.orchestras[item]
-        out.append(Performer(item, style, part, markers.get(item, 0), orch.salary))
+        out.append(make_performer(item, style, part, markers.get(item, 0), orch.salary))
     for item in me.permanent:  # SPECIAL.P3/P4: a virtuoso plays as an instrumental orchestra
         if item in VIRTUOSOS:
             style, part = VIRTUOSOS[item]
-            out.append(Performer(item, style, part, 0, 0))
+            out.append(make_performer(item, style, part, 0, 0))
     return out
 
 
@@ -126,7 +138,7 @@ class Planner:
     @staticmethod
     def _performer(view: PlayerView, item: str) -> Performer:
         style, part = view.cards.performer(item)
-        return Performer(item, style, part, 0, view.cards.orchestras[item].salary)
+        return make_performer(item, style, part, 0, view.cards.orchestras[item].salary)
 
     # ------------------------------------------------------------------ ratings
     def _restoration(self, view: PlayerView, card: MusicCard) -> R.Restoration | None:
@@ -140,7 +152,9 @@ class Planner:
         """The best orchestras for ``card`` (RATE: only totals and the presence of each
         required part count, so any part fills a gap, P4.CONCERT.3 one style only)."""
         capacity = min(capacity, len(pool))
-        key = (card, capacity, media, tuple(pool), restore, _CONCERT_RULINGS(view.rules.options))
+        # the restoration by its matches (named tuples: hashed and compared in C)
+        key = (card, capacity, media, tuple(pool), None if restore is None else restore.matches,
+               _CONCERT_RULINGS(view.rules.options))
         hit = _LINEUPS.get(key, _MISS)
         if hit is not _MISS:
             return hit  # type: ignore[return-value]
@@ -175,7 +189,8 @@ class Planner:
                 # RATE (RULING-STYLE), RESTORE.1-4: the engine's own arithmetic
                 out = scoring.concert_outcome(card, style, brought, marks, rules=view.rules,
                                               venue=None, media=media, restore=restore)
-                cand = Lineup(tuple(p.item for p in chosen), out.rating.level, out.total)
+                cand = tuple.__new__(Lineup, (tuple(p.item for p in chosen), out.rating.level,
+                                              out.total))  # Lineup(...), no class call
                 if best is None or cand.base_fame > best.base_fame:
                     best = cand
         return best
@@ -267,7 +282,7 @@ class Planner:
             idle_line, held_line = E.venue_line(area, idle), E.venue_line(area, held)  # P5.2
             idle_cash, idle_fame = idle_fixed_cash + idle_line.money, idle_fixed_fame + idle_line.fame
             held_cash, held_fame = held_fixed_cash + held_line.money, held_fixed_fame + held_line.fame
-            out.append(Option(area, None, None, (), None, idle_fame, idle_cash,
+            out.append(make_option(area, None, None, (), None, idle_fame, idle_cash,
                               idle_fame + lam * idle_cash + penalty(idle_cash, salaries)
                               + bias * 0.25))
             for card_id, card, buying, restore, cbias, hires, band, hire_cost, hire_sal in variants:
@@ -290,7 +305,7 @@ class Planner:
                 # Future salaries of a hire are a cost the hire's later use pays back.
                 util = (fame_total + lam * (cash + hire_cost * 0.5)
                         + penalty(cash, salaries + hire_sal) + bias + cbias - waste)
-                out.append(Option(area, card_id, line, hires, card_id if buying else None,
+                out.append(make_option(area, card_id, line, hires, card_id if buying else None,
                                   fame_total, cash, util, fame, income))
         out.sort(key=lambda o: -o.util)
         return out
