@@ -48,8 +48,21 @@ RIVALS = ("impresario", "merchant", "collector")
 SEAT = {"random": "merchant", "heuristic": "impresario", "ismcts": "merchant"}
 
 
+# --plans: the bots that may continue seat 0 after a flagged answer (review.measure_plans;
+# the screen's line-up, SEAT[arm], is always one): a flag stands only if none redeems it
+PLAN_BOTS = ("impresario", "merchant", "collector")
+
+
+def _live(m: Any) -> bool:
+    """Whether any screened answer had another outcome (win share or fame) than the answer
+    given in some world: only then can the decision be flagged at all."""
+    ev = m.screen or m.estimates
+    mine = (ev.wins[m.chosen], ev.fames[m.chosen])
+    return any((ev.wins[a], ev.fames[a]) != mine for a in ev.wins)
+
+
 def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
-        check_worlds: int) -> dict[str, Any]:
+        check_worlds: int, plans: str = "none") -> dict[str, Any]:
     from musici.analysis.review import SEVERITY, check_label, review_game
     from musici.engine import Game
     from musici.strategies.registry import make_strategy
@@ -63,8 +76,13 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
     # a greedy-continued seat is lost whatever it answers and nothing can be measured)
     lineup = [make_strategy(SEAT[arm])] + [make_strategy(r) for r in RIVALS]
     policy_name = f"seat 0 by {SEAT[arm]}, rivals by their own bots"
+    others = [b for b in PLAN_BOTS if b != SEAT[arm]]
+    plan_lineups = None if plans == "none" else [[make_strategy(b), *lineup[1:]]
+                                                 for b in others]
     review = review_game(game, 0, worlds=worlds, min_worlds=screen, policies=lineup,
-                         policy_name=policy_name)
+                         policy_name=policy_name, plans=plan_lineups,
+                         plan_names=[f"seat 0 by {b}" for b in others],
+                         best_plans=plans == "both")
     t2 = time.perf_counter()
     flagged = sorted(review.flagged, key=lambda m: m.step)
     rng = random.Random(f"review-bar-check:{arm}:{seed}")
@@ -82,10 +100,18 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
               "scale": m.scale, "drop": round(m.drop, 3), "low": round(m.drop_low, 3),
               "fame_drop": round(m.fame_drop, 2), "fame_low": round(m.fame_low, 2),
               "chosen_win": round(m.chosen_value, 3), "best_win": round(m.best_value, 3),
-              "worlds": m.estimates.worlds}
+              "worlds": m.estimates.worlds, "unredeemed": m.unredeemed, "plan": m.plan,
+              "best_plan": m.best_plan}
              for m in sorted(review, key=lambda m: m.step) if m.best != m.chosen]
     results = game.results or {}
-    return {"arm": arm, "seed": seed, "seat_policy": SEAT[arm],
+    live = [m for m in review if _live(m)]
+    return {"arm": arm, "seed": seed, "seat_policy": SEAT[arm], "plans": plans,
+            # the labels the screen's line-up alone gives (today's review, same run)
+            "old_mistakes": sum(m.unredeemed == "mistake" for m in review),
+            "old_blunders": sum(m.unredeemed == "blunder" for m in review),
+            # decisions where some answer changed the outcome in the screen's worlds, and
+            # the month of the last one (after it no answer matters: cause 1, bankruptcy)
+            "live": len(live), "last_live_month": max((m.month for m in live), default=0),
             "mistakes": review.count("mistake"),
             "blunders": review.count("blunder"), "inaccuracies": review.count("inaccuracy"),
             "fame_labels": sum(1 for m in review.flagged if m.scale == "fame"),
@@ -110,8 +136,9 @@ def table(rows: list[dict[str, Any]]) -> str:
     from musici.analysis.evaluation import interval
 
     lines = ["| seat 0 | games | won | mistakes+blunders / game (95 %) | inaccuracies / game | "
-             "labels by fame / game | decisions reviewed / game |",
-             "|---|---|---|---|---|---|---|"]
+             "labels by fame / game | decisions reviewed / game | without plans: "
+             "mistakes+blunders / game | live decisions / game |",
+             "|---|---|---|---|---|---|---|---|---|"]
     means = {}
     for arm in ARMS:
         mine = [r for r in rows if r["arm"] == arm]
@@ -125,8 +152,14 @@ def table(rows: list[dict[str, Any]]) -> str:
         fame = sum(float(r.get("fame_labels", 0)) for r in mine) / k
         rev = sum(float(r["reviewed"]) for r in mine) / k
         won = sum(1 for r in mine if r["won"])
+        # rows from before --plans: the labels were the screen's line-up's alone
+        old = sum(float(r.get("old_mistakes", r["mistakes"]))
+                  + float(r.get("old_blunders", r["blunders"])) for r in mine) / k
+        live = [float(r["live"]) for r in mine if "live" in r]
+        live_s = f"{sum(live) / len(live):.1f}" if live else "-"
         lines.append(f"| {arm} ({ARMS[arm]}) | {k} | {won} | {m:.2f} ({max(lo, 0):.2f}-"
-                     f"{hi:.2f}) | {inacc:.2f} | {fame:.2f} | {rev:.0f} |")
+                     f"{hi:.2f}) | {inacc:.2f} | {fame:.2f} | {rev:.0f} | {old:.2f} | "
+                     f"{live_s} |")
     if len(means) == 3:
         ordered = means["random"] > means["heuristic"] > means["ismcts"]
         ratio = means["random"] / means["ismcts"] if means["ismcts"] else float("inf")
@@ -187,6 +220,9 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path("review_bar.jsonl"))
     ap.add_argument("--table", action="store_true", help="only print the table of --out")
+    ap.add_argument("--plans", choices=("none", "answer", "both"), default="none",
+                    help="redeem flags with other plans for seat 0 (review.measure_plans): "
+                         "for the answer given, or for both answers")
     args = ap.parse_args()
     done: list[dict[str, Any]] = []
     if args.out.exists():
@@ -203,7 +239,7 @@ def main() -> None:
             if (arm, seed) not in have]
     with ProcessPoolExecutor(args.jobs) as pool, args.out.open("a") as out:
         futures = [pool.submit(one, arm, seed, args.worlds, args.screen, args.checks,
-                               args.check_worlds) for arm, seed in todo]
+                               args.check_worlds, args.plans) for arm, seed in todo]
         for f in futures:
             row = f.result()
             done.append(row)

@@ -201,3 +201,56 @@ def test_check_label_replays_a_flag_in_fresh_worlds() -> None:
     assert c.at_label == (c.drop >= R.FAME_MISTAKE)
     with pytest.raises(ValueError, match="not a decision of seat 1"):
         R.check_label(game, 1, flagged, worlds=1)
+
+
+
+def _plan_a(view, decision):  # stand-ins for two bots: the controlled play-outs tell them
+    raise AssertionError("apart and never call them")
+
+
+def _plan_b(view, decision):
+    raise AssertionError("the controlled play-outs never call a strategy")
+
+
+@pytest.mark.parametrize(("b_fame", "best_plans", "label"), [
+    # plan B fits the answer given: it ends as well as the best answer, nothing lost
+    (20.0, False, None),
+    # no plan redeems it: B ends 1 fame better than A, still 9 below the best answer
+    (11.0, False, "blunder"),
+    # the best answer credited with its best plan too (B: 30 fame) stays 10 ahead
+    (20.0, True, "blunder"),
+])
+def test_a_flag_stands_only_if_no_plan_redeems_the_answer(controlled, monkeypatch, b_fame,
+                                                          best_plans, label) -> None:
+    """Lost whatever is answered (win share 0): with plan A continuing the seat (the
+    screen's line-up) the answer given ends 10 fame below the best one, a blunder by fame,
+    as the review without plans says; with plan B continuing, it ends with ``b_fame`` and
+    the best answer with 30. An answer is a mistake only if no plan redeems it."""
+    game, _ = controlled
+    options = game.decision.options
+    best, chosen = options[0], options[-1]
+    a_lineup = [_plan_a, greedy_strategy, greedy_strategy, greedy_strategy]
+    b_lineup = [_plan_b, *a_lineup[1:]]
+    seen: set[object] = set()
+
+    def results(world, answer, seat, policy):
+        seen.add(policy[0])
+        noise = float(world.index % 3)
+        if policy[0] is _plan_a:
+            return 0.0, (20.0 if answer == best else 10.0) + noise
+        return 0.0, (30.0 if answer == best else b_fame) + noise
+    monkeypatch.setattr(EV, "play_out", results)
+    start = game.clone()
+    (old,) = _review_venue(start.clone(), chosen, worlds=16, policies=a_lineup,
+                           policy_name="A")
+    assert old.label == old.unredeemed == "blunder" and old.plan == "" and seen == {_plan_a}
+    (m,) = _review_venue(start, chosen, worlds=16, policies=a_lineup, policy_name="A",
+                         plans=[b_lineup], plan_names=["B"], best_plans=best_plans)
+    assert m.unredeemed == "blunder"  # the screen's line-up alone: today's label
+    assert m.label == label, (m.fame_drop, m.fame_low)
+    assert m.plan == "B" and m.best_plan == ("B" if best_plans else "A")
+    # redeemed: the answer given by plan B ends as the best answer by plan A
+    assert m.fame_drop == pytest.approx({None: 0.0, "blunder": 10.0 if best_plans else 9.0}[
+        label])
+    with pytest.raises(ValueError, match="one strategy per seat"):
+        _review_venue(game.clone(), chosen, policies=a_lineup, plans=[b_lineup[:3]])

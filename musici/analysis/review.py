@@ -49,7 +49,7 @@ from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
-from musici.analysis.evaluation import Evaluation, Strategy, evaluate, merge
+from musici.analysis.evaluation import Evaluation, Strategy, _evaluation, evaluate, merge
 from musici.analysis.hints import share_words
 from musici.decisions import Answer, Decision
 from musici.describe import PHASE_NAMES
@@ -158,6 +158,11 @@ class Mistake:
     fame_drop: float = 0.0  # final fame, best - chosen, paired, with its interval
     fame_low: float = 0.0
     fame_high: float = 0.0
+    # with plans (review_game's plans=): the label with the screen's line-up alone (today's
+    # review), and the plans crediting the answer given and the best answer
+    unredeemed: str | None = None
+    plan: str = ""
+    best_plan: str = ""
 
     @property
     def chosen_value(self) -> float:
@@ -282,13 +287,83 @@ def measure_pair(view: PlayerView, decision: Decision, best: Answer, chosen: Ans
     return ev, scale, label
 
 
+def _plan_choice(wins: Sequence[Sequence[float]],
+                 fames: Sequence[Sequence[float]]) -> int:
+    """The plan with the highest mean win share, then fame (the first on a tie: the
+    screen's line-up)."""
+    return max(range(len(wins)), key=lambda k: (sum(wins[k]) / len(wins[k]),
+                                                sum(fames[k]) / len(fames[k]), -k))
+
+
+def measure_plans(view: PlayerView, decision: Decision, best: Answer, chosen: Answer,
+                  pair: Evaluation, *, seed: str, race_worlds: int,
+                  policies: Sequence[Strategy] | None,
+                  plans: Sequence[Sequence[Strategy]], names: Sequence[str],
+                  best_plans: bool = False) -> tuple[Evaluation, str, str | None, str, str]:
+    """Redemption (an answer is a mistake only if no plan redeems it): ``pair`` (``best``
+    and ``chosen`` played with ``policies``, the screen's line-up) and ``chosen`` played in
+    the same worlds with each line-up of ``plans`` (the seat continued by another bot, the
+    rivals by their own); ``chosen`` is credited with the plan of highest mean (win share,
+    then fame), chosen on the very worlds measured: that maximum of noisy means is biased
+    up, which only clears flags. ``best`` keeps the screen's line-up unless ``best_plans``
+    (then it gets the same maximum: symmetric, but its upward bias makes drops, i.e. false
+    flags, the winner's curse again). Raced while contested as :func:`measure_pair`.
+    ``names``: the screen's line-up's name, then each plan's. The evaluation of the pair
+    as credited, its scale and label, and the plans credited to ``chosen`` and ``best``."""
+    lineups: list[Sequence[Strategy] | None] = [policies, *plans]
+    n = pair.worlds
+    # per line-up k and answer: the worlds' win shares and fames (k = 0: the pair's own)
+    wins: list[dict[Answer, list[float]]] = [{a: list(pair.wins[a]) for a in (best, chosen)}]
+    fames: list[dict[Answer, list[float]]] = [{a: list(pair.fames[a]) for a in (best, chosen)}]
+    answers = (best, chosen) if best_plans else (chosen,)
+
+    def play(k: int, first: int, more: int) -> None:
+        cands = (best, chosen) if k == 0 else answers
+        ev = evaluate(view, decision, seed=seed, candidates=cands, min_worlds=more,
+                      max_worlds=more, first_world=first, policies=lineups[k],
+                      policy_name=names[k])
+        for a in cands:
+            wins[k].setdefault(a, []).extend(ev.wins[a])
+            fames[k].setdefault(a, []).extend(ev.fames[a])
+
+    for k in range(1, len(lineups)):
+        wins.append({})
+        fames.append({})
+        play(k, 0, n)
+
+    def credited() -> tuple[Evaluation, str, str | None, int, int]:
+        ks = {}
+        for a in (best, chosen):
+            have = [k for k in range(len(lineups)) if a in wins[k]]
+            ks[a] = have[_plan_choice([wins[k][a] for k in have], [fames[k][a] for k in have])]
+        w = {a: wins[ks[a]][a] for a in (best, chosen)}
+        f = {a: fames[ks[a]][a] for a in (best, chosen)}
+        ev = _evaluation(pair.seat, decision, (best, chosen), (best, chosen), w, f, n,
+                         f"{pair.policy}; the answer given by its best plan ({names[ks[chosen]]})",
+                         pair.margin)
+        scale, label = judge(ev, best, chosen)
+        return ev, scale, label, ks[chosen], ks[best]
+
+    ev, scale, label, kc, kb = credited()
+    while n < race_worlds and SEVERITY[judge(ev, best, chosen, at=0)[1]] > SEVERITY[label]:
+        more = min(n, race_worlds - n)
+        for k in range(len(lineups)):
+            play(k, n, more)
+        n += more
+        ev, scale, label, kc, kb = credited()
+    return ev, scale, label, names[kc], names[kb]
+
+
 def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                 min_worlds: int = REVIEW_MIN_WORLDS, kinds: Sequence[str] | None = None,
                 steps: Container[int] | None = None,
                 progress: Callable[[int, int], None] | None = None,
                 race_worlds: int | None = None,
                 policies: Sequence[Strategy] | None = None,
-                policy_name: str | None = None) -> Review:
+                policy_name: str | None = None,
+                plans: Sequence[Sequence[Strategy]] | None = None,
+                plan_names: Sequence[str] | None = None,
+                best_plans: bool = False) -> Review:
     """Every decision of ``seat`` in ``game`` with more than one candidate answer (of
     ``kinds``, default all; at ``steps``, default every step), evaluated and labelled
     (module doc): ``min_worlds`` worlds screen every answer, ``worlds`` fresh worlds
@@ -298,6 +373,11 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
     rivals' own bots when the line-up is known, named ``policy_name``): the screen must
     see the game as the pair does (with greedy rivals, a random seat's pass that cost it
     0.42 -> 0.08 of win share against the real rivals looked harmless).
+    ``plans``: further line-ups (one strategy per seat, e.g. the seat continued by
+    another bot), named ``plan_names``: a labelled answer is played in the pair's worlds
+    with each and credited with the best one's mean (:func:`measure_plans`; an answer is a
+    mistake only if no plan redeems it), ``best_plans`` the best answer too. Plans only
+    clear labels (never raise one): a flag needs the screen's line-up's evidence too.
     ``progress(done, total)`` after each step replayed."""
     if not 0 <= seat < game.n:
         raise ValueError(f"no seat {seat} in a {game.n}-player game")
@@ -310,6 +390,14 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
     if type(race_worlds) is not int or race_worlds < worlds:
         raise ValueError(f"race_worlds must be an integer of at least worlds ({worlds}), "
                          f"got {race_worlds!r}")
+    if plans is not None:
+        plans = [list(p) for p in plans]
+        if any(len(p) != game.n for p in plans):
+            raise ValueError(f"plans: one strategy per seat ({game.n}) in each line-up")
+        if plan_names is None:
+            plan_names = [f"plan {k + 1}" for k in range(len(plans))]
+        if len(plan_names) != len(plans):
+            raise ValueError(f"plan_names: one per plan ({len(plans)}), got {len(plan_names)}")
     screen_worlds = min(min_worlds, worlds)
     replay = _replay_start(game)
     total = sum(1 for _ in game.answers)
@@ -331,6 +419,7 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                 best = screen.options[0].answer
                 ev = screen
                 scale, label = "win share", None
+                unredeemed, plan, best_plan = None, "", ""
                 drop, low, high = (0.0, 0.0, 0.0)
                 fame = (0.0, 0.0, 0.0)
                 if best != chosen and _worth_a_pair(screen, best, chosen):
@@ -340,6 +429,17 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                         view, d, best, chosen, seed=f"review-pair:{game.seed}:{step}",
                         worlds=worlds, race_worlds=race_worlds, policies=policies,
                         policy_name=policy_name)
+                    unredeemed = label
+                    if plans and label is not None:
+                        # only a flag needs redeeming: a plan can only raise the answer's
+                        # credit (the screen's line-up is one of the plans)
+                        pev, pscale, plabel, plan, best_plan = measure_plans(
+                            view, d, best, chosen, ev, seed=f"review-pair:{game.seed}:{step}",
+                            race_worlds=race_worlds, policies=policies, plans=plans,
+                            names=[policy_name or "the screen's line-up", *(plan_names or ())],
+                            best_plans=best_plans)
+                        if SEVERITY[plabel] <= SEVERITY[label]:
+                            ev, scale, label = pev, pscale, plabel
                     drop, low, high = ev.gap(best, chosen)
                     fame = ev.fame_gap(best, chosen, spread=FAME_SPREAD)
                     if (drop, fame[0])[scale == "fame"] < 0:
@@ -350,7 +450,8 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                     # "no win share lost" (its interval kept)
                     drop = max(drop, 0.0)
                 out.append(Mistake(step, replay.month, replay.phase, d.kind, d.rule, chosen,
-                                   best, label, ev, drop, low, high, screen, scale, *fame))
+                                   best, label, ev, drop, low, high, screen, scale, *fame,
+                                   unredeemed, plan, best_plan))
                 mine = ev.value_of(chosen)
                 curve.append(CurvePoint(step, replay.month, mine.win_share, mine.win_low,
                                         mine.win_high))
@@ -477,5 +578,5 @@ def review_text(game: Game, seat: int, mistakes: Sequence[Mistake], top: int = T
 __all__ = ["BLUNDER", "FAME_BLUNDER", "FAME_INACCURACY", "FAME_LABELS", "FAME_MISTAKE",
            "INACCURACY", "LABELS", "MISTAKE", "REVIEW_WORLDS", "SATURATED", "Check", "CurvePoint",
            "Mistake", "Review", "answer_words", "check_label", "curve_summary", "drop_on",
-           "judge", "label_count", "label_for", "measure_pair", "review_game", "review_text",
+           "judge", "label_count", "label_for", "measure_pair", "measure_plans", "review_game", "review_text",
            "saturated", "why_text"]
