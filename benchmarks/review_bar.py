@@ -24,6 +24,15 @@ line-up, and the drop is measured on the label's scale.
     nice python benchmarks/review_bar.py --games 20 --jobs 1 --out review_bar.jsonl
     python benchmarks/review_bar.py --table --out review_bar.jsonl
 
+``--plans answer`` (or ``both``): a flag stands only if no plan redeems it
+(:func:`musici.analysis.review.measure_plans`: seat 0 continued by impresario, merchant or
+collector after the flagged answer, or after both answers); each row keeps the labels
+without plans too (``old_mistakes``, ``old_blunders``: the same run, the same worlds) and
+``live``, the decisions where some screened answer changed seat 0's outcome in some world
+(a bankrupt seat at fame 0 has none left: no answer of it can be flagged).
+
+    nice python benchmarks/review_bar.py --games 4 --checks 0 --plans answer --out plans.jsonl
+
 Each game's counts are appended to ``--out`` as it finishes (JSON lines), and a rerun
 with the same ``--out`` skips the games already there, so a stopped run can go on.
 """

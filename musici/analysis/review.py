@@ -36,6 +36,16 @@ the answer given clearly wins more (the win-share interval below 0: its fame bou
 share). Fame is floored at 0 (P5.8), so a seat ending at 0 whatever it answers loses
 nothing on either scale.
 
+*Plans* (``plans=``, optional): an answer is a mistake only if no plan redeems it. A
+labelled answer is played again in the pair's worlds with each further line-up (the seat
+continued by another bot, e.g. impresario, merchant, collector; the rivals by their own)
+and credited with the plan of highest mean; the best answer keeps the screen's line-up
+(``best_plans=`` gives it the same maximum). An answer that fits one bot's plan but not the
+continuing bot's no longer looks bad; plans only clear labels, never add one. Measured
+(``benchmarks/results/review_bar_plans_*.jsonl``, seeds 1-4, mistakes+blunders per game,
+without plans / answer credited / both credited): ismcts 2.25 / 0.25 / 0.50, impresario
+4.25 / 1.50 / 2.75, random 2.50 / 1.25 / 1.50.
+
 A decision whose interval does not clear a threshold is not labelled (it may still have
 cost something; more worlds would tell). ``curve`` is the seat's estimated win share after
 each reviewed decision (the played answer's estimate), for an evaluation graph.
