@@ -18,8 +18,9 @@ def record(cls: type[_T]) -> type[_T]:
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
 def value(cls: type[_T]) -> type[_T]:
-    """A value class made by the thousand on a hot path (a plan's options): frozen to the
-    type checker, a plain slots dataclass with its repr at run time (a frozen dataclass's
-    ``__init__`` sets each field through ``object.__setattr__``, interpreted even in the
-    compiled build, where this one's ``__init__`` is compiled)."""
+    """A value class made often on a hot path (a concert's ``Restoration``): frozen to the
+    type checker, a plain, hashable slots dataclass at run time. Its generated ``__init__``
+    is interpreted code in both builds, but assigns each field directly, where a frozen
+    dataclass's calls ``object.__setattr__`` per field. Values made by the thousand are
+    named tuples built with ``tuple.__new__`` instead (docs/performance.md)."""
     return dataclass(slots=True, unsafe_hash=True)(cls)  # hashable, as a frozen one is
