@@ -64,6 +64,17 @@ class Lineage:
         self._bit = {name: i for i, name in enumerate(dict.fromkeys(f for f in focus
                                                                     if f in students))}
         self._reach: dict[str, int] | None = self._reach_masks() if self._bit else None
+        # The focus composers' answers as sets, read off the masks once (at most focus²
+        # pairs, about 2,500 for a card set): the planners ask thousands of times a game, and
+        # a set lookup is cheaper than shifting the masks, in both builds (issue 23).
+        self._related: dict[str, frozenset[str]] = {}
+        reach = self._reach
+        if reach is not None:
+            bit = self._bit
+            for a in bit:
+                self._related[a] = frozenset(
+                    b for b in bit
+                    if a != b and ((reach[a] >> bit[b]) & 1 or (reach[b] >> bit[a]) & 1))
 
     def _reach_masks(self) -> dict[str, int] | None:
         """Each composer's mask of the focus composers it reaches (itself included), or
@@ -110,6 +121,9 @@ class Lineage:
             return False
         if not any_depth:
             return b in students[a] or a in students[b]
+        related = self._related.get(a)
+        if related is not None and b in self._bit:
+            return b in related
         reach, bit = self._reach, self._bit
         if reach is not None and a in bit and b in bit:
             return a != b and bool((reach[a] >> bit[b]) & 1 or (reach[b] >> bit[a]) & 1)

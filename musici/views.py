@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from musici.cards import BACKS, CardSet
 from musici.economy import VenueCost, venue_cost
@@ -25,6 +25,8 @@ from musici.rules import RuleSet
 
 if TYPE_CHECKING:
     from musici.engine import Game
+
+_BACK_INDEX: Final[dict[str, int]] = {back: i for i, back in enumerate(BACKS)}
 
 
 class PublicPlayer(NamedTuple):
@@ -138,11 +140,13 @@ class PlayerView:
             p.concert is not None, p.actions, p.tour_guide))
 
     def _backs(self, hand: list[str]) -> tuple[tuple[str, int], ...]:
+        # Counted in a list, not a dict.fromkeys per call: a view builds this for every
+        # player() read, thousands of times a game (issue 23's profile).
         back = self._game.cards.backs()
-        counts = dict.fromkeys(BACKS, 0)
+        counts = [0, 0, 0]
         for c in hand:
-            counts[back[c]] += 1
-        return tuple(counts.items())
+            counts[_BACK_INDEX[back[c]]] += 1
+        return ((BACKS[0], counts[0]), (BACKS[1], counts[1]), (BACKS[2], counts[2]))
 
     @property
     def players(self) -> tuple[PublicPlayer, ...]:

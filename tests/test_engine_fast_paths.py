@@ -78,3 +78,35 @@ def test_a_venue_cost_built_without_a_class_call_is_the_class_call(held: bool, w
     rents["opera"] = 300
     cost = venue_cost("opera", held_concert=held, rules=RuleSet(), hall_rents=rents)
     assert cost == VenueCost(**want) and cost._asdict() == want
+
+
+def _heuristic_digest(rules, seed: int) -> str:
+    import hashlib
+    import json
+
+    from musici import Game
+    from musici.strategies import make_strategy
+
+    bots = [make_strategy(n) for n in ("impresario", "merchant", "collector")]
+    game = Game(players=3, seed=seed, rules=rules).play(bots)
+    return hashlib.sha256(json.dumps([e.to_dict() for e in game.events]).encode()).hexdigest()
+
+
+def test_the_planners_rulings_memo_follows_the_rule_set_it_is_given() -> None:
+    """The planner keeps the last rule set's concert rulings (issue 23): another rule set,
+    and the first one again, get their own rulings, and games played in turns under two rule
+    sets are the games each plays first in a fresh cache."""
+    from musici.rules import RuleSet
+    from musici.scoring import CONCERT_RULINGS
+    from musici.strategies import _plans
+
+    plain = RuleSet()
+    other = RuleSet.from_options({"RULING-STYLE": "best-of-card", "RULING-LINEAGE": "direct",
+                                  "RULING-RESTORE-GOOD": "lineage-good-only"})
+    for rules in (plain, other, plain, RuleSet(), other):
+        assert _plans._concert_rulings(rules) == tuple(rules.options[n] for n in CONCERT_RULINGS)
+    _plans._LINEUPS.clear()
+    first = _heuristic_digest(other, 5)
+    _plans._LINEUPS.clear()
+    assert _heuristic_digest(plain, 5) != first  # the rulings change this game
+    assert _heuristic_digest(other, 5) == first

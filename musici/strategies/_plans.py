@@ -20,7 +20,8 @@ from musici import rating as R
 from musici import scoring
 from musici.cards import VIRTUOSOS, MusicCard
 from musici.decisions import Answer, Decision
-from musici.views import PlayerView
+from musici.rules import RuleSet
+from musici.views import PlayerView, PublicPlayer
 
 # The order in which the planner tries the two styles: on equal fame the first found wins,
 # so "modern" (cheaper orchestras) is a bot preference that breaks ties, not a rule
@@ -34,6 +35,19 @@ HIRE_MARGIN: Final = 50  # G the planner keeps back when it plans hires (a bot p
 # (issue 9).
 _LINEUPS: Final[dict[tuple[object, ...], Lineup | None]] = {}
 _CONCERT_RULINGS: Final = itemgetter(*scoring.CONCERT_RULINGS)
+# The last rule set's concert rulings, by identity (a RuleSet is immutable, and the memo
+# holds it, so its id is not reused): one tuple read instead of an itemgetter call per
+# lineup lookup, a sixth of a lookup's cost (issue 23). One slot, replaced whole.
+_RULINGS_MEMO: Final[list[tuple[object, tuple[object, ...]]]] = [(None, ())]
+
+
+def _concert_rulings(rules: RuleSet) -> tuple[object, ...]:
+    last = _RULINGS_MEMO[0]
+    if last[0] is rules:
+        return last[1]
+    key: tuple[object, ...] = _CONCERT_RULINGS(rules.options)
+    _RULINGS_MEMO[0] = (rules, key)
+    return key
 _LINEUPS_MAX: Final = 100_000
 _MISS: Final = object()
 
@@ -97,8 +111,12 @@ def make_performer(item: str, style: str, part: str, markers: int, salary: int) 
     return tuple.__new__(Performer, (item, style, part, markers, salary))
 
 
-def performers(view: PlayerView, extra: Sequence[str] = ()) -> list[Performer]:
-    me = view.me
+def performers(view: PlayerView, extra: Sequence[str] = (),
+               me: PublicPlayer | None = None) -> list[Performer]:
+    """The seat's orchestras (and ``extra`` ones) as performers; ``me``: ``view.me`` when the
+    caller has it already (building it is most of a call's cost)."""
+    if me is None:
+        me = view.me
     markers = dict(me.markers)
     out = []
     for item in (*me.orchestras, *extra):
@@ -141,10 +159,12 @@ class Planner:
         return make_performer(item, style, part, 0, view.cards.orchestras[item].salary)
 
     # ------------------------------------------------------------------ ratings
-    def _restoration(self, view: PlayerView, card: MusicCard) -> R.Restoration | None:
+    def _restoration(self, view: PlayerView, card: MusicCard,
+                     me: PublicPlayer | None = None) -> R.Restoration | None:
         if card.kind != "discovery":  # RESTORE: only a discovery card (skips building view.me)
             return None
-        me = view.me
+        if me is None:
+            me = view.me
         return scoring.restoration(view.cards, view.rules, card, me.played, me.permanent)
 
     def lineup(self, view: PlayerView, card: MusicCard, pool: Sequence[Performer], capacity: int,
@@ -154,7 +174,7 @@ class Planner:
         capacity = min(capacity, len(pool))
         # the restoration by its matches (named tuples: hashed and compared in C)
         key = (card, capacity, media, tuple(pool), None if restore is None else restore.matches,
-               _CONCERT_RULINGS(view.rules.options))
+               _concert_rulings(view.rules))
         hit = _LINEUPS.get(key, _MISS)
         if hit is not _MISS:
             return hit  # type: ignore[return-value]
@@ -221,7 +241,7 @@ class Planner:
         """Every sensible plan for this month over ``areas``, best first."""
         me = view.me
         lam = self.money_weight(view)
-        pool = performers(view)
+        pool = performers(view, me=me)
         salaries = sum(p.salary for p in pool)
         market_orch = [o for o in view.orchestra_market if o is not None]
         afford = me.money
@@ -249,9 +269,10 @@ class Planner:
             buying = card_id not in cards
             card = view.cards.music[card_id]
             room = actions_left - 1 - (1 if buying else 0)
-            restore = self._restoration(view, card)
+            restore = self._restoration(view, card, me)
             cbias = self.card_bias(view, card)
-            for hires in self._hire_sets(view, card, pool, market_orch, room, afford):
+            for hires in self._hire_sets(view, card, pool, market_orch, room, afford,
+                                         len(me.orchestras)):
                 extra = [self._performer(view, h) for h in hires]
                 hire_cost = sum(view.cards.orchestras[h].price for h in hires)
                 hire_sal = sum(E.salary_due(p.salary, True) for p in extra)  # P5.3
@@ -325,18 +346,25 @@ class Planner:
         return self.cash_cushion + salaries * min(self.reserve_months, left)
 
     def _hire_sets(self, view: PlayerView, card: MusicCard, pool: Sequence[Performer],
-                   market: Sequence[str], room: int, money: int) -> list[tuple[str, ...]]:
-        """No hire, or up to ``room`` market orchestras that help ``card`` (P4.HIRE.1)."""
+                   market: Sequence[str], room: int, money: int,
+                   roster: int) -> list[tuple[str, ...]]:
+        """No hire, or up to ``room`` market orchestras that help ``card`` (P4.HIRE.1);
+        ``roster``: the orchestras the seat holds."""
         sets: list[tuple[str, ...]] = [()]
-        slots = min(room, self.max_roster - len(view.me.orchestras), 2)
+        slots = min(room, self.max_roster - roster, 2)
         if slots <= 0 or not market:
             return sets
         for style in STYLE_PREFERENCE:
             req = card.requirement(style)
             have = [p for p in pool if p.style == style and p.markers == 0]
             need = req[0] + req[1] - len(have)
-            parts_missing = [part for part, n in zip(("instrumental", "vocal"), req, strict=True)
-                             if n > 0 and not any(p.part == part for p in have)]
+            # the parts req asks for that no clean orchestra of this style plays (written
+            # out: zip(..., strict=True) is a generic call in the compiled build)
+            parts_missing = []
+            if req[0] > 0 and not any(p.part == "instrumental" for p in have):
+                parts_missing.append("instrumental")
+            if req[1] > 0 and not any(p.part == "vocal" for p in have):
+                parts_missing.append("vocal")
             if need <= 0 and not parts_missing:
                 continue
             cands = sorted((o for o in market if view.cards.orchestras[o].style == style),
@@ -371,8 +399,9 @@ class Planner:
     def card_value(self, view: PlayerView, card_id: str) -> float:
         """What a card in hand is worth for a later month, with the orchestras we have."""
         card = view.cards.music[card_id]
-        pool = performers(view)
-        line = self.lineup(view, card, pool, NO_LIMIT, False, self._restoration(view, card))
+        me = view.me
+        pool = performers(view, me=me)
+        line = self.lineup(view, card, pool, NO_LIMIT, False, self._restoration(view, card, me))
         staffed = line.base_fame if line else card.fame[1]
         # Orchestras can still be hired: a strong card is worth keeping even if unstaffed.
         fame = max(staffed, card.fame[0] * 0.7)
@@ -655,10 +684,12 @@ class Planner:
         cards = [c for c in view.cards.discoveries if c.deck == deck and c.id not in seen]
         if not cards:
             return -99.0
-        pool = performers(view)
+        me = view.me
+        pool = performers(view, me=me)
         total = 0.0
         for card in cards:
-            line = self.lineup(view, card, pool, NO_LIMIT, False, self._restoration(view, card))
+            line = self.lineup(view, card, pool, NO_LIMIT, False,
+                               self._restoration(view, card, me))
             total += line.base_fame if line else 0
         return total / len(cards)
 
