@@ -141,6 +141,47 @@ def _relabel(p: dict[str, Any], fame_t: tuple[float, float, float]) -> int:
     return max(win, sum(1 for t in fame_t if p["fame_low"] >= t))
 
 
+def _errors(row: dict[str, Any]) -> float:
+    return float(row["mistakes"]) + float(row["blunders"])
+
+
+def verdicts(rows: list[dict[str, Any]]) -> list[str]:
+    """Each ordering of the bar as a verdict: the arms paired by seed (the same deal and
+    rivals), the mean difference of mistakes+blunders per game with its 95 % interval
+    (Student's t over seeds), "too close to call" when the interval holds 0; and the
+    counts per 100 live decisions (decisions where some answer changed the outcome), with a
+    95 % bootstrap interval over games (seeded, so the table is the same every time)."""
+    from musici.analysis.evaluation import interval
+
+    by = {(r["arm"], r["seed"]): r for r in rows}
+    out = []
+    for a, b in (("random", "heuristic"), ("heuristic", "ismcts"), ("random", "ismcts")):
+        seeds = sorted(s for (arm, s) in by if arm == a and (b, s) in by)
+        if len(seeds) < 2:
+            continue
+        m, lo, hi = interval([_errors(by[a, s]) - _errors(by[b, s]) for s in seeds])
+        word = (f"{a} more" if lo > 0 else f"{b} more" if hi < 0 else "too close to call")
+        out.append(f"{a} - {b}, paired by seed ({len(seeds)} seeds): {m:+.2f} per game "
+                   f"({lo:+.2f} to {hi:+.2f}, 95 %): {word}")
+    rng = random.Random(0)
+    rates = []
+    for arm in ARMS:
+        mine = [r for r in rows if r["arm"] == arm and "live" in r]
+        if not mine or not sum(r["live"] for r in mine):
+            continue
+
+        def rate(sample: list[dict[str, Any]]) -> float:
+            live = sum(r["live"] for r in sample)
+            return 100 * sum(_errors(r) for r in sample) / live if live else 0.0
+
+        boot = sorted(rate([rng.choice(mine) for _ in mine]) for _ in range(2000))
+        rates.append(f"{arm} {rate(mine):.2f} ({boot[49]:.2f}-{boot[1949]:.2f})")
+    if rates:
+        out.append("mistakes+blunders per 100 live decisions (95 % bootstrap over games): "
+                   + ", ".join(rates))
+    return out
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     from musici.analysis.evaluation import interval
 
@@ -174,6 +215,7 @@ def table(rows: list[dict[str, Any]]) -> str:
         ratio = means["random"] / means["ismcts"] if means["ismcts"] else float("inf")
         lines.append(f"ordered random > heuristic > ismcts: {ordered}; random / ismcts = "
                      f"{ratio:.1f} (bar: >= 5)")
+        lines.extend(verdicts(rows))
     # the exchange rate of fame for win share on contested pairs (the fame thresholds'
     # basis): a least-squares slope through 0 of win-share drop on fame drop
     pairs = [p for r in rows for p in r.get("pairs", ()) if p["worlds"] > 8

@@ -49,9 +49,11 @@ class Lineage:
     (A. Scarlatti and Soler, through D. Scarlatti). No table of all related pairs is built
     (a chain of n composers has n²/2 of them): for the ``focus`` composers (a card set's
     card composers, the only ones a game asks about) each composer gets the bit set of the
-    focus composers it reaches, one pass in reverse topological order; any other pair is
-    answered by a walk from each of the two. Unknown names stand in no lineage; a composer
-    is not in a lineage with itself (teacher links form no cycle).
+    focus composers it reaches, one pass in reverse topological order, and each focus
+    composer the set of focus composers related to it (at most focus² pairs, bounded by the
+    card set's size); any other pair is answered by a walk from each of the two. Unknown
+    names stand in no lineage; a composer is not in a lineage with itself (teacher links
+    form no cycle).
     """
 
     def __init__(self, composers: Iterable[Composer], focus: Iterable[str] = ()) -> None:
