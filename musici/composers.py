@@ -123,12 +123,9 @@ class Lineage:
             return False
         if not any_depth:
             return b in students[a] or a in students[b]
-        related = self._related.get(a)
+        related = self._related.get(a)  # both focus composers: read off the masks at init
         if related is not None and b in self._bit:
             return b in related
-        reach, bit = self._reach, self._bit
-        if reach is not None and a in bit and b in bit:
-            return a != b and bool((reach[a] >> bit[b]) & 1 or (reach[b] >> bit[a]) & 1)
         return self._reaches(a, b) or self._reaches(b, a)
 
 

@@ -35,6 +35,8 @@ HIRE_MARGIN: Final = 50  # G the planner keeps back when it plans hires (a bot p
 # (issue 9).
 _LINEUPS: Final[dict[tuple[object, ...], Lineup | None]] = {}
 _CONCERT_RULINGS: Final = itemgetter(*scoring.CONCERT_RULINGS)
+_LINEUPS_MAX: Final = 100_000
+_MISS: Final = object()
 # The last rule set's concert rulings, by identity (a RuleSet is immutable, and the memo
 # holds it, so its id is not reused): one tuple read instead of an itemgetter call per
 # lineup lookup, a sixth of a lookup's cost (issue 23). One slot, replaced whole.
@@ -48,8 +50,6 @@ def _concert_rulings(rules: RuleSet) -> tuple[object, ...]:
     key: tuple[object, ...] = _CONCERT_RULINGS(rules.options)
     _RULINGS_MEMO[0] = (rules, key)
     return key
-_LINEUPS_MAX: Final = 100_000
-_MISS: Final = object()
 
 
 class Performer(NamedTuple):
