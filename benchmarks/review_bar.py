@@ -62,14 +62,6 @@ SEAT = {"random": "merchant", "heuristic": "impresario", "ismcts": "merchant"}
 PLAN_BOTS = ("impresario", "merchant", "collector")
 
 
-def _live(m: Any) -> bool:
-    """Whether any screened answer had another outcome (win share or fame) than the answer
-    given in some world: only then can the decision be flagged at all."""
-    ev = m.screen or m.estimates
-    mine = (ev.wins[m.chosen], ev.fames[m.chosen])
-    return any((ev.wins[a], ev.fames[a]) != mine for a in ev.wins)
-
-
 def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
         check_worlds: int, plans: str = "none") -> dict[str, Any]:
     from musici.analysis.review import SEVERITY, check_label, review_game
@@ -113,7 +105,7 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
               "best_plan": m.best_plan}
              for m in sorted(review, key=lambda m: m.step) if m.best != m.chosen]
     results = game.results or {}
-    live = [m for m in review if _live(m)]
+    live = [m for m in review if m.live]
     return {"arm": arm, "seed": seed, "seat_policy": SEAT[arm], "plans": plans,
             # the labels the screen's line-up alone gives (today's review, same run)
             "old_mistakes": sum(m.unredeemed == "mistake" for m in review),

@@ -117,3 +117,66 @@ def test_the_learners_whole_review_flags_no_month_one_hire() -> None:
     for m in review:
         if m.month == 1 and m.kind in ("hire", "action"):
             assert m.label not in ("mistake", "blunder"), (m.step, m.kind, m.drop_low)
+
+
+@pytest.fixture(scope="module")
+def ruined() -> tuple[Game, R.Review]:
+    """A random seat against the three heuristic bots: at fame 0 by the end (P5.8's floor),
+    reviewed cheaply (2 worlds, greedy play-outs)."""
+    from musici.strategies.registry import make_strategy
+
+    game = Game(4, 3).play([make_strategy(n)
+                            for n in ("random", "impresario", "merchant", "collector")])
+    assert game.results is not None and game.results["fame"][0] == 0
+    return game, R.review_game(game, 0, worlds=2, min_worlds=2)
+
+
+def test_a_ruined_seat_is_settled_where_its_answers_stop_mattering(ruined) -> None:
+    """From ``settled_from`` on, no answer changed the seat's win or final fame in any
+    sampled world (checked here on the worlds themselves), nothing there is labelled, the
+    decision before it still mattered, and the words name both."""
+    game, review = ruined
+    first = review.settled_from
+    assert first is not None
+    by_step = sorted(review, key=lambda m: m.step)
+    tail = [m for m in by_step if m.step >= first.step]
+    before = [m for m in by_step if m.step < first.step]
+    for m in tail:
+        ev = m.screen or m.estimates
+        assert len({(ev.wins[a], ev.fames[a]) for a in ev.wins}) == 1, m.step
+        assert m.label is None and not m.live
+    assert before and before[-1].live
+    assert all(m.live for m in review.flagged)  # a label needs an answer that mattered
+    assert review.live == sum(1 for m in by_step if m.live) < len(by_step)
+    words = R.settled_words(review)
+    assert (f"month {first.month} (step {first.step})" in words
+            and f"last {len(tail)} decisions" in words
+            and f"step {before[-1].step} (month {before[-1].month}" in words), words
+    assert "Settled from" in R.review_text(game, 0, review)
+
+
+def test_a_seat_whose_last_decision_mattered_is_not_settled(ruined) -> None:
+    import dataclasses
+
+    game, review = ruined
+    first = review.settled_from
+    assert first is not None
+    open_end = dataclasses.replace(
+        review, decisions=tuple(m for m in review if m.step < first.step))
+    assert open_end.settled_from is None and R.settled_words(open_end) == ""
+    assert "Settled" not in R.review_text(game, 0, open_end)
+
+
+def test_the_review_tab_says_where_the_game_was_settled(ruined) -> None:
+    from musici.widgets import GameStepper
+    from musici.widgets.hints import review_html
+
+    game, review = ruined
+    stepper = GameStepper(players=("random", "impresario", "merchant", "collector"), seed=3)
+    stepper.advance("end")
+    assert stepper.game.answers == game.answers
+    stepper.review_panel.show(review, stepper.game, 0)
+    step = review.settled_from.step
+    assert "review-settled" in stepper.review_panel.summary.value
+    assert f"(step {step})" in stepper.review_panel.summary.value
+    assert f"(step {step})" in review_html(game, 0, review)

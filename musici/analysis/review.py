@@ -195,11 +195,26 @@ class Mistake:
         return len((self.screen or self.estimates).options)
 
     @property
+    def live(self) -> bool:
+        """Whether some screened answer had another outcome (win share or final fame) than
+        the answer given in some sampled world: only then could the answer cost anything.
+        A seat at fame 0 with no chance of winning whatever it answers (P5.8's floor) has
+        no live decision left."""
+        return outcome_varies(self.screen or self.estimates, self.chosen)
+
+    @property
     def cost_words(self) -> str:
         """What the answer lost, on the label's scale: "−12% win share" or "−3.1 fame"."""
         if self.scale == "fame":
             return f"−{self.fame_drop:.1f} fame"
         return f"−{self.drop:.0%} win share"
+
+
+def outcome_varies(ev: Evaluation, chosen: Answer) -> bool:
+    """Whether any answer in ``ev`` had another win or final fame than ``chosen`` in some
+    of its sampled worlds (all were played in the same worlds)."""
+    mine = (ev.wins[chosen], ev.fames[chosen])
+    return any((ev.wins[a], ev.fames[a]) != mine for a in ev.wins)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +273,26 @@ class Review(Sequence[Mistake]):
     def errors(self) -> int:
         """Mistakes plus blunders (the review bar's count)."""
         return self.count("mistake") + self.count("blunder")
+
+    @property
+    def live(self) -> int:
+        """How many reviewed decisions could still change the seat's result
+        (:attr:`Mistake.live`)."""
+        return sum(1 for m in self.decisions if m.live)
+
+    @property
+    def settled_from(self) -> Mistake | None:
+        """The first of the seat's last reviewed decisions none of which changed its result
+        in any sampled world (:attr:`Mistake.live`): from there on the game was settled
+        for this seat and nothing can be labelled. ``None`` when its last reviewed
+        decision could still change the result."""
+        by_step = sorted(self.decisions, key=lambda m: m.step)
+        first = None
+        for m in reversed(by_step):
+            if m.live:
+                break
+            first = m
+        return first
 
 
 def answer_words(game: Game, answer: Answer) -> str:
@@ -552,6 +587,31 @@ def curve_summary(review: Review) -> str:
         f"m{m} {p.win_share:.0%}" for m, p in sorted(seen.items()))
 
 
+def settled_words(review: Review) -> str:
+    """Where the seat's game was settled, in words ("" when its last decision still
+    mattered): why a seat that ruined itself early shows few labels after that."""
+    first = review.settled_from
+    if first is None:
+        return ""
+    by_step = sorted(review.decisions, key=lambda m: m.step)
+    dead = len(by_step) - by_step.index(first)
+    before = [m for m in by_step if m.step < first.step and m.live]
+    where = f"month {first.month} (step {first.step})"
+    v = (first.screen or first.estimates).value_of(first.chosen)
+    outcome = f"win share {v.win_share:.0%}, final fame {v.fame:.1f}"
+    last = ""
+    if before:
+        m = before[-1]
+        last = (f"; the last decision that still mattered was step {m.step} (month "
+                f"{m.month}, {m.kind.replace('_', ' ')}"
+                + (f", {m.label}" if m.label else "") + ")")
+    return (f"settled from {where} on: "
+            + ("none" if dead > 1 else "no")
+            + f" of the seat's last {dead} decision{'s' if dead > 1 else ''} changed its win "
+            f"share or final fame in any sampled world ({outcome} whatever it answered), so "
+            f"nothing from there can be labelled{last}")
+
+
 def _counts(review: Review) -> str:
     return ", ".join(label_count(review.count(name), name) for name, _ in LABELS)
 
@@ -570,6 +630,8 @@ def review_text(game: Game, seat: int, mistakes: Sequence[Mistake], top: int = T
         lines[0] += f"; {_counts(mistakes)}"
         lines.append(mistakes.how)
         lines.append(curve_summary(mistakes))
+        if settled := settled_words(mistakes):
+            lines.append(settled[0].upper() + settled[1:] + ".")
     lines.append(f"the {min(top, len(mistakes))} costliest:")
     for i, m in enumerate(list(mistakes)[:top], 1):
         when = f"month {m.month} · {PHASE_NAMES.get(m.phase, m.phase)}"
@@ -588,5 +650,5 @@ def review_text(game: Game, seat: int, mistakes: Sequence[Mistake], top: int = T
 __all__ = ["BLUNDER", "FAME_BLUNDER", "FAME_INACCURACY", "FAME_LABELS", "FAME_MISTAKE",
            "INACCURACY", "LABELS", "MISTAKE", "REVIEW_WORLDS", "SATURATED", "Check", "CurvePoint",
            "Mistake", "Review", "answer_words", "check_label", "curve_summary", "drop_on",
-           "judge", "label_count", "label_for", "measure_pair", "measure_plans", "review_game", "review_text",
-           "saturated", "why_text"]
+           "judge", "label_count", "label_for", "measure_pair", "measure_plans", "outcome_varies",
+           "review_game", "review_text", "saturated", "settled_words", "why_text"]

@@ -19,6 +19,7 @@ from musici.analysis.review import (
     answer_words,
     curve_summary,
     label_count,
+    settled_words,
     why_text,
 )
 from musici.decisions import Answer, Decision
@@ -135,6 +136,8 @@ def review_html(game: Game, seat: int, mistakes: Sequence[Mistake], top: int = 5
         counts = ", ".join(label_count(mistakes.count(n), n)
                            for n in ("blunder", "mistake", "inaccuracy"))
         curve = f"<div style='color:#555'>{escape(curve_summary(mistakes))}</div>"
+        if settled := settled_words(mistakes):
+            curve += f"<div class='review-settled' style='color:#555'>{escape(settled)}</div>"
     title = (f"the {len(items)} labelled" if flagged else
              f"nothing clearly lost; the {len(items)} costliest")
     return (f"<div class='musici-review' style='font-size:12.5px'><b>Review of seat {seat}: "

@@ -332,8 +332,18 @@ class ReviewPanel:
             f"the best answer clears the threshold; the curve is the seat's estimated win share after each "
             f"of its decisions, the band its 95 % interval."
             + (f" <span style='color:#666'>{escape(str(how))}</span>" if how else "")
+            + (f"<div class='review-settled' style='margin-top:3px'><b>Settled:</b> "
+               f"{escape(settled)}</div>" if (settled := self._settled(review)) else "")
             + "</div>")
         self.mark(self.stepper.history.pos)
+
+    @staticmethod
+    def _settled(review: Any) -> str:
+        """Where the seat's game was settled (a :class:`~musici.analysis.review.Review`'s
+        words; "" for other review-like objects or a game open to the end)."""
+        from musici.analysis.review import Review, settled_words
+
+        return settled_words(review) if isinstance(review, Review) else ""
 
     def _figure(self, pts: list[Point], flags: list[Flag]) -> go.FigureWidget:
         """The evaluation graph of ``pts`` with ``flags`` marked, as a new FigureWidget whose
