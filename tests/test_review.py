@@ -168,6 +168,8 @@ def test_a_seat_whose_last_decision_mattered_is_not_settled(ruined) -> None:
 
 
 def test_the_review_tab_says_where_the_game_was_settled(ruined) -> None:
+    import dataclasses
+
     from musici.widgets import GameStepper
     from musici.widgets.hints import review_html
 
@@ -177,6 +179,12 @@ def test_the_review_tab_says_where_the_game_was_settled(ruined) -> None:
     assert stepper.game.answers == game.answers
     stepper.review_panel.show(review, stepper.game, 0)
     step = review.settled_from.step
-    assert "review-settled" in stepper.review_panel.summary.value
-    assert f"(step {step})" in stepper.review_panel.summary.value
+    panel = stepper.review_panel
+    assert "review-settled" in panel.summary.value and f"(step {step})" in panel.summary.value
+    # the graph greys the settled stretch, from that step to the last point
+    (shade,) = panel.figure.layout.shapes
+    assert shade.x0 == step - 0.5 and shade.x1 == panel.points[-1].step + 0.5
+    stepper.review_panel.show(dataclasses.replace(
+        review, decisions=tuple(m for m in review if m.step < step)), stepper.game, 0)
+    assert "review-settled" not in panel.summary.value and not panel.figure.layout.shapes
     assert f"(step {step})" in review_html(game, 0, review)

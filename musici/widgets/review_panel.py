@@ -214,6 +214,7 @@ class ReviewPanel:
         self.line: int | None = None  # the history line it belongs to
         self.seat: int | None = None
         self.points: list[Point] = []
+        self.settled_step: int | None = None  # the review's settled_from step, if any
         self.flags: list[Flag] = []
         self._run = 0  # a newer review makes an older one's result stale
         self._history: History | None = None  # the history the review belongs to
@@ -316,6 +317,11 @@ class ReviewPanel:
         self._history = self.stepper.history
         self.line = self.stepper.history.current if line is None else line
         self.points, self.flags = review_points(review), flagged(review)
+        self.settled_step, settled = self._settled(review)
+        head, _, rest = settled.partition(" on:")  # "settled from month M (step K)", the why
+        settled_html = (f"<div class='review-settled' style='margin-top:3px'><b>"
+                        f"{escape(head[:1].upper() + head[1:])} on:</b>{escape(rest)}.</div>"
+                        if settled else "")
         self.progress.layout.display = "none"
         self._draw_graph()
         self._draw_rows()
@@ -332,18 +338,19 @@ class ReviewPanel:
             f"the best answer clears the threshold; the curve is the seat's estimated win share after each "
             f"of its decisions, the band its 95 % interval."
             + (f" <span style='color:#666'>{escape(str(how))}</span>" if how else "")
-            + (f"<div class='review-settled' style='margin-top:3px'><b>Settled:</b> "
-               f"{escape(settled)}</div>" if (settled := self._settled(review)) else "")
+            + settled_html
             + "</div>")
         self.mark(self.stepper.history.pos)
 
     @staticmethod
-    def _settled(review: Any) -> str:
-        """Where the seat's game was settled (a :class:`~musici.analysis.review.Review`'s
-        words; "" for other review-like objects or a game open to the end)."""
+    def _settled(review: Any) -> tuple[int | None, str]:
+        """The step from which the seat's game was settled and the words for it (a
+        :class:`~musici.analysis.review.Review`'s; ``(None, "")`` for other review-like
+        objects or a game open to the end)."""
         from musici.analysis.review import Review, settled_words
 
-        return settled_words(review) if isinstance(review, Review) else ""
+        first = review.settled_from if isinstance(review, Review) else None
+        return (None, "") if first is None else (first.step, settled_words(review))
 
     def _figure(self, pts: list[Point], flags: list[Flag]) -> go.FigureWidget:
         """The evaluation graph of ``pts`` with ``flags`` marked, as a new FigureWidget whose
@@ -375,6 +382,13 @@ class ReviewPanel:
         figure.add_scatter(x=[], y=[], mode="markers", name=NOW, hoverinfo="skip",
                            marker={"size": 16, "symbol": "circle-open", "color": "#222",
                                    "line": {"width": 2, "color": "#222"}}, showlegend=False)
+        if self.settled_step is not None and pts:
+            # the settled stretch greyed: no answer there changed the result (review.settled_from)
+            figure.add_vrect(x0=self.settled_step - 0.5, x1=pts[-1].step + 0.5, line_width=0,
+                             fillcolor="#777", opacity=0.13, layer="below",
+                             annotation_text="settled: no answer changed the result",
+                             annotation_position="top left",
+                             annotation_font={"size": 11, "color": "#555"})
         figure.update_layout(height=280, width=None, autosize=True,
                              margin={"t": 12, "b": 40, "l": 55, "r": 10},
                              xaxis={"title": "step (click a point to go there)"},
@@ -461,7 +475,7 @@ class ReviewPanel:
         """Forget the review shown (and drop a running one's result): a new game."""
         self._run += 1
         self.review = self.game = self.seat = self.line = self._history = None
-        self.points, self.flags = [], []
+        self.points, self.flags, self.settled_step = [], [], None
         if self.figure is not None:
             self.figure.close()
             self.figure = None
