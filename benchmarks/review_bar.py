@@ -161,17 +161,80 @@ def verdicts(rows: list[dict[str, Any]]) -> list[str]:
         mine = [r for r in rows if r["arm"] == arm and "live" in r]
         if not mine or not sum(r["live"] for r in mine):
             continue
-
-        def rate(sample: list[dict[str, Any]]) -> float:
-            live = sum(r["live"] for r in sample)
-            return 100 * sum(_errors(r) for r in sample) / live if live else 0.0
-
-        boot = sorted(rate([rng.choice(mine) for _ in mine]) for _ in range(2000))
-        rates.append(f"{arm} {rate(mine):.2f} ({boot[49]:.2f}-{boot[1949]:.2f})")
+        boot = sorted(_rate([rng.choice(mine) for _ in mine]) for _ in range(2000))
+        rates.append(f"{arm} {_rate(mine):.2f} ({boot[49]:.2f}-{boot[1949]:.2f})")
     if rates:
         out.append("mistakes+blunders per 100 live decisions (95 % bootstrap over games): "
                    + ", ".join(rates))
+    out.extend(_paired_rates(by))
     return out
+
+
+def _rate(sample: list[dict[str, Any]]) -> float:
+    """Mistakes+blunders per 100 live decisions, pooled over ``sample``'s games."""
+    live = sum(r["live"] for r in sample)
+    return 100 * sum(_errors(r) for r in sample) / live if live else 0.0
+
+
+def _paired_rates(by: dict[tuple[str, int], dict[str, Any]]) -> list[str]:
+    """The per-live-decision orderings and the random / ismcts ratio (per game and per live
+    decision) as verdicts: a bootstrap over seeds, the arms' games resampled together
+    (paired: the same deals and rivals), 95 % percentile intervals; "too close to call"
+    when an interval holds 0 (a difference) or 5 (the bar's ratio)."""
+    seeds = sorted(s for (arm, s) in by if arm == "random" and all(
+        (a, s) in by and "live" in by[a, s] for a in ARMS))
+    if len(seeds) < 2:
+        return []
+    rng = random.Random(1)
+    draws = [[rng.choice(seeds) for _ in seeds] for _ in range(2000)]
+
+    def boot(stat: Any) -> tuple[float, float, float]:
+        values = sorted(stat(d) for d in draws)
+        return stat(seeds), values[49], values[1949]
+
+    def rate(arm: str) -> Any:
+        return lambda ss: _rate([by[arm, s] for s in ss])
+
+    def per_game(arm: str) -> Any:
+        return lambda ss: sum(_errors(by[arm, s]) for s in ss) / len(ss)
+
+    out = []
+    for a, b in (("random", "heuristic"), ("heuristic", "ismcts"), ("random", "ismcts")):
+        m, lo, hi = boot(lambda ss, a=a, b=b: rate(a)(ss) - rate(b)(ss))
+        word = (f"{a} more" if lo > 0 else f"{b} more" if hi < 0 else "too close to call")
+        out.append(f"{a} - {b} per 100 live decisions, paired bootstrap over {len(seeds)} "
+                   f"seeds: {m:+.2f} ({lo:+.2f} to {hi:+.2f}, 95 %): {word}")
+    for name, stat in (("per game", per_game), ("per 100 live decisions", rate)):
+        def ratio(ss: list[int], stat: Any = stat) -> float:
+            den = stat("ismcts")(ss)
+            return stat("random")(ss) / den if den else float("inf")
+        m, lo, hi = boot(ratio)
+        word = ("at least 5x" if lo >= 5 else "below 5x" if hi < 5 else "too close to call")
+        out.append(f"random / ismcts {name}: {m:.1f}x ({lo:.1f} to {hi:.1f}, 95 % paired "
+                   f"bootstrap): {word} (bar: >= 5)")
+    return out
+
+
+def relabel(rows: list[dict[str, Any]], probe: list[dict[str, Any]]) -> tuple[int, int]:
+    """Apply a probe's labels (``results/probe_ismcts_plan.py``: each flagged mistake or
+    blunder judged again with ismcts among the plans, both answers credited) to ``rows``
+    in place: a pair's label becomes the probe's and the row's counts follow. Returns
+    (flags relabelled, mistakes+blunders that were in ``rows``)."""
+    new = {(d["arm"], d["seed"], d["step"]): d["new"] for d in probe}
+    done = total = 0
+    for r in rows:
+        for p in r.get("pairs", ()):
+            if p["label"] not in ("mistake", "blunder"):
+                continue
+            total += 1
+            key = (r["arm"], r["seed"], p["step"])
+            if key in new:
+                done += 1
+                p["label"] = new[key]
+        for name in ("mistake", "blunder", "inaccuracy"):
+            r[f"{name}s" if name != "inaccuracy" else "inaccuracies"] = sum(
+                1 for p in r.get("pairs", ()) if p["label"] == name)
+    return done, total
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -266,11 +329,20 @@ def main() -> None:
     ap.add_argument("--plans", choices=("none", "answer", "both"), default="none",
                     help="redeem flags with other plans for seat 0 (review.measure_plans): "
                          "for the answer given, or for both answers")
+    ap.add_argument("--relabel", type=Path, default=None,
+                    help="with --table: a probe_ismcts_plan.py output whose labels replace "
+                         "the flagged pairs' (ismcts among the plans)")
     args = ap.parse_args()
     done: list[dict[str, Any]] = []
     if args.out.exists():
         done = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
     if args.table:
+        if args.relabel is not None:
+            probe = [json.loads(line) for line in args.relabel.read_text().splitlines()
+                     if line.strip()]
+            k, n = relabel(done, probe)
+            print(f"relabelled by {args.relabel}: {k} of the {n} mistakes+blunders "
+                  f"({n - k} not probed keep their label)")
         print(table(done))
         return
     arms = [a for a in args.arms.split(",") if a]
