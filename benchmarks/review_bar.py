@@ -49,22 +49,16 @@ from typing import Any
 
 ARMS = {"random": "random", "heuristic": "impresario", "ismcts": "ismcts"}
 RIVALS = ("impresario", "merchant", "collector")
-# Seat 0's play-out bot in the review and the checks: the bot that played it when it fits
-# (impresario: an answer is judged with the plan that follows it; with merchant
-# continuing, impresario's seed-2 game, which it won, drew 7 blunders in months 9-11,
-# judged by merchant's plans, not its own), else merchant, the strongest heuristic bot
-# (random is no plan to continue; ismcts takes seconds a play-out).
-SEAT = {"random": "merchant", "heuristic": "impresario", "ismcts": "merchant"}
-
-
-# --plans: the bots that may continue seat 0 after a flagged answer (review.measure_plans;
-# the screen's line-up, SEAT[arm], is always one): a flag stands only if none redeems it
-PLAN_BOTS = ("impresario", "merchant", "collector")
+# Seat 0's play-out bot in the review and the checks (review.lineup_options): the bot that
+# played it when it fits (impresario: an answer is judged with the plan that follows it;
+# with merchant continuing, impresario's seed-2 game, which it won, drew 7 blunders in
+# months 9-11, judged by merchant's plans, not its own), else merchant, the strongest
+# heuristic bot (random is no plan to continue; ismcts takes seconds a play-out).
 
 
 def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
         check_worlds: int, plans: str = "none") -> dict[str, Any]:
-    from musici.analysis.review import SEVERITY, check_label, review_game
+    from musici.analysis.review import SEVERITY, check_label, lineup_options, review_game
     from musici.engine import Game
     from musici.strategies.registry import make_strategy
 
@@ -72,17 +66,15 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
     players = [make_strategy(ARMS[arm])] + [make_strategy(r) for r in RIVALS]
     game = Game(4, seed).play(players)
     t1 = time.perf_counter()
-    # every stage is played with the line-up that played the game: the rivals by their
-    # own bots, seat 0 by SEAT[arm] (greedy wins 0 % against the three heuristic bots, so
-    # a greedy-continued seat is lost whatever it answers and nothing can be measured)
-    lineup = [make_strategy(SEAT[arm])] + [make_strategy(r) for r in RIVALS]
-    policy_name = f"seat 0 by {SEAT[arm]}, rivals by their own bots"
-    others = [b for b in PLAN_BOTS if b != SEAT[arm]]
-    plan_lineups = None if plans == "none" else [[make_strategy(b), *lineup[1:]]
-                                                 for b in others]
-    review = review_game(game, 0, worlds=worlds, min_worlds=screen, policies=lineup,
-                         policy_name=policy_name, plans=plan_lineups,
-                         plan_names=[f"seat 0 by {b}" for b in others],
+    # every stage is played with the line-up that played the game (review.lineup_options,
+    # as the stepper's review tab does): the rivals by their own bots, seat 0 as above
+    # (greedy wins 0 % against the three heuristic bots, so a greedy-continued seat is lost
+    # whatever it answers and nothing can be measured); --plans: the other PLAN_BOTS
+    options = lineup_options([ARMS[arm], *RIVALS], 0)
+    lineup, policy_name = options["policies"], options["policy_name"]
+    if plans == "none":
+        options.pop("plans"), options.pop("plan_names")
+    review = review_game(game, 0, worlds=worlds, min_worlds=screen, **options,
                          best_plans=plans == "both")
     t2 = time.perf_counter()
     flagged = sorted(review.flagged, key=lambda m: m.step)
@@ -106,7 +98,7 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
              for m in sorted(review, key=lambda m: m.step) if m.best != m.chosen]
     results = game.results or {}
     live = [m for m in review if m.live]
-    return {"arm": arm, "seed": seed, "seat_policy": SEAT[arm], "plans": plans,
+    return {"arm": arm, "seed": seed, "seat_policy": policy_name.split(",")[0].split()[-1], "plans": plans,
             # the labels the screen's line-up alone gives (today's review, same run)
             "old_mistakes": sum(m.unredeemed == "mistake" for m in review),
             "old_blunders": sum(m.unredeemed == "blunder" for m in review),

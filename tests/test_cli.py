@@ -52,3 +52,19 @@ def test_help_of_the_command_and_of_every_subcommand_prints():
         with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as stop:
             parser.parse_args([*argv, "--help"])
         assert stop.value.code == 0 and "usage:" in out.getvalue(), argv
+
+
+def test_review_plays_the_game_out_with_the_line_up_named(capsys, tmp_path):
+    """`musici review --lineup`: each seat by the bot that played it (a person, 'human',
+    stood in for by merchant), said in every decision's why; a wrong name is refused."""
+    save = tmp_path / "game.json"
+    assert main(["play", "--players", "random,greedy,greedy", "--seed", "3", "--months", "1",
+                 "--save", str(save)]) == 0
+    capsys.readouterr()
+    assert main(["review", str(save), "--lineup", "human,greedy,greedy", "--worlds", "2",
+                 "--top", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("with seat 0 continued by merchant, the others by their own bots") == 2
+    assert main(["review", str(save), "--lineup", "human,genius,greedy"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown bot(s) 'genius'" in err and "expected 'human' or one of" in err

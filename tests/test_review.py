@@ -188,3 +188,31 @@ def test_the_review_tab_says_where_the_game_was_settled(ruined) -> None:
         review, decisions=tuple(m for m in review if m.step < step)), stepper.game, 0)
     assert "review-settled" not in panel.summary.value and not panel.figure.layout.shapes
     assert f"(step {step})" in review_html(game, 0, review)
+
+
+def test_lineup_options_play_the_game_out_as_it_was_played() -> None:
+    """Each seat by its own quick bot, a slow bot or a person stood in for by merchant, the
+    reviewed seat never continued by random, its flags redeemed by the other heuristic
+    bots (the review bar's line-up, benchmarks/review_bar.py)."""
+    from musici.strategies.registry import make_strategy
+
+    opts = R.lineup_options(["random", "ismcts", None, "greedy"], 0)
+    assert opts["policy_name"] == ("seat 0 continued by merchant, the others by their own "
+                                   "bots (seat 1's ismcts by merchant, seat 2's player by "
+                                   "merchant standing in)")
+    assert opts["plan_names"] == ["seat 0 continued by impresario",
+                                  "seat 0 continued by collector"]
+    assert len(opts["policies"]) == 4 and all(len(p) == 4 for p in opts["plans"])
+    # the same strategies as the registry's: play one game with each line-up and compare
+    def digest(line):
+        return Game(4, 11).play(line).answers
+    assert digest(opts["policies"]) == digest(
+        [make_strategy(n) for n in ("merchant", "merchant", "merchant", "greedy")])
+    assert digest(opts["plans"][0]) == digest(
+        [make_strategy(n) for n in ("impresario", "merchant", "merchant", "greedy")])
+    # a rival random keeps its own bot; a reviewed impresario continues as itself
+    opts = R.lineup_options(["impresario", "random", "merchant"], 0)
+    assert opts["policy_name"] == "seat 0 continued by impresario, the others by their own bots"
+    assert opts["plan_names"] == ["seat 0 continued by merchant", "seat 0 continued by collector"]
+    with pytest.raises(ValueError, match="no seat 3 among 3 bots"):
+        R.lineup_options(["greedy"] * 3, 3)

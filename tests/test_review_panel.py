@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from musici.analysis.review import Review, review_game, why_text
+from musici.analysis.review import Review, lineup_options, review_game, why_text
 from musici.rules import RuleSet
 from musici.widgets import GameStepper
 from musici.widgets.history import MAIN
@@ -273,7 +273,10 @@ def test_the_real_review_in_the_panel(stepper: GameStepper) -> None:
     assert list(curve.y) == [p.win_share for p in sorted(review.curve, key=lambda p: p.step)]
     # the same review, its words: a flag row says why in the review's own text
     m = review.decisions[0]
-    direct = review_game(stepper.game, SEAT, worlds=2, min_worlds=2, steps=steps)
+    # played out as the game was played (the panel's default): the stepper's own bots
+    assert panel.bots() == list(BOTS)
+    direct = review_game(stepper.game, SEAT, worlds=2, min_worlds=2, steps=steps,
+                         **lineup_options(BOTS, SEAT))
     assert [(d.step, d.drop) for d in direct.decisions] == [(d.step, d.drop)
                                                            for d in review.decisions]
     labelled = dataclasses.replace(m, label="mistake")

@@ -26,10 +26,11 @@ def add_commands(sub: Any) -> None:
                         help=f"most sampled worlds per decision (default {REVIEW_WORLDS}; "
                              f"more: slower, narrower intervals)")
     review.add_argument("--lineup", default=None,
-                        help="the bots that play each seat out in the measured pairs, "
-                             "comma-separated, one per seat (e.g. the rivals' own bots and a "
-                             "strong bot for the reviewed seat: "
-                             "merchant,impresario,merchant,collector); default greedy for all")
+                        help="the bots that played the game, one per seat, comma-separated "
+                             "('human' for a person), e.g. human,impresario,merchant,collector: "
+                             "the game is then played out as it was played (each rival by its "
+                             "own bot, a person or a search bot stood in for by merchant; "
+                             "musici.analysis.review.lineup_options); default greedy for all")
     review.set_defaults(run=_review)
 
 
@@ -41,17 +42,22 @@ def _review(args: argparse.Namespace) -> int:
         raise ValueError(f"--top and --worlds must be at least 1, got {args.top} and "
                          f"{args.worlds}")
     game = load(args.game)
-    policies = None
+    options: dict[str, Any] = {}
     if args.lineup:
-        from musici.strategies.registry import make_strategy
+        from musici.analysis.review import lineup_options
+        from musici.strategies.registry import available_strategies
 
         names = [n.strip() for n in args.lineup.split(",")]
         if len(names) != game.n:
             raise ValueError(f"--lineup names one bot per seat ({game.n}), got {len(names)}: "
                              f"{args.lineup!r}")
-        policies = [make_strategy(n) for n in names]
-    review = review_game(game, args.seat, worlds=args.worlds, policies=policies,
-                         policy_name=args.lineup)
+        known = available_strategies()
+        unknown = [n for n in names if n != "human" and n not in known]
+        if unknown:
+            raise ValueError(f"--lineup: unknown bot(s) {', '.join(map(repr, unknown))}; "
+                             f"expected 'human' or one of {', '.join(known)}")
+        options = lineup_options([None if n == "human" else n for n in names], args.seat)
+    review = review_game(game, args.seat, worlds=args.worlds, **options)
     print(review_text(game, args.seat, review, top=args.top), file=sys.stdout)
     return 0
 

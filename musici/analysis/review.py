@@ -57,7 +57,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Any, Final, overload
 
 from musici.analysis.evaluation import Evaluation, Strategy, _evaluation, evaluate, merge
 from musici.analysis.hints import share_words
@@ -295,6 +295,42 @@ class Review(Sequence[Mistake]):
         return first
 
 
+# Playing a reviewed game out as it was played (review_game's policies and plans, as
+# benchmarks/review_bar.py measures the review): each seat by its own bot when that bot
+# plays a game out in about 0.1 s (the search bots take seconds), else by STAND_IN, the
+# strongest of the quick ones; the reviewed seat by STAND_IN when its bot is random (no plan
+# to continue) or unknown (a person), and its flags redeemed by PLAN_BOTS' plans.
+QUICK_BOTS: Final = ("random", "greedy", "impresario", "merchant", "collector")
+STAND_IN: Final = "merchant"
+PLAN_BOTS: Final = ("impresario", "merchant", "collector")
+
+
+def lineup_options(bots: Sequence[str | None], seat: int) -> dict[str, Any]:
+    """:func:`review_game` keyword arguments for a game whose seats were played by ``bots``
+    (registered names; ``None`` for a person or an unknown player) reviewed for ``seat``:
+    ``policies`` (each seat by its own bot when it is quick, else by ``STAND_IN``; the
+    reviewed seat by ``STAND_IN`` unless its own bot is a quick one other than random),
+    ``policy_name`` saying so, and ``plans``: the reviewed seat continued by each other
+    of ``PLAN_BOTS`` (a flag stands only if none redeems the answer)."""
+    from musici.strategies.registry import make_strategy
+
+    if not 0 <= seat < len(bots):
+        raise ValueError(f"no seat {seat} among {len(bots)} bots")
+    names = [b if b in QUICK_BOTS else STAND_IN for b in bots]
+    if names[seat] == "random":
+        names[seat] = STAND_IN
+    stood_in = [f"seat {s}'s {bots[s] or 'player'} by {n}" for s, n in enumerate(names)
+                if s != seat and n != bots[s]]
+    others = "the others by their own bots" + (f" ({', '.join(stood_in)} standing in)"
+                                              if stood_in else "")
+    plans = [b for b in PLAN_BOTS if b != names[seat]]
+    return {"policies": [make_strategy(n) for n in names],
+            "policy_name": f"seat {seat} continued by {names[seat]}, {others}",
+            "plans": [[make_strategy(n if s != seat else b) for s, n in enumerate(names)]
+                      for b in plans],
+            "plan_names": [f"seat {seat} continued by {b}" for b in plans]}
+
+
 def answer_words(game: Game, answer: Answer) -> str:
     """An answer in words (:func:`musici.describe.answer_words` with the game's cards)."""
     return describe_answer(game.cards, answer)
@@ -384,7 +420,8 @@ def measure_plans(view: PlayerView, decision: Decision, best: Answer, chosen: An
         w = {a: wins[ks[a]][a] for a in (best, chosen)}
         f = {a: fames[ks[a]][a] for a in (best, chosen)}
         ev = _evaluation(pair.seat, decision, (best, chosen), (best, chosen), w, f, n,
-                         f"{pair.policy}; the answer given by its best plan ({names[ks[chosen]]})",
+                         pair.policy + (f"; the answer given by its best plan "
+                                        f"({names[ks[chosen]]})" if ks[chosen] else ""),
                          pair.margin)
         scale, label = judge(ev, best, chosen)
         return ev, scale, label, ks[chosen], ks[best]
@@ -571,8 +608,9 @@ def why_text(game: Game, m: Mistake) -> str:
                 f"{m.fame_high:+.1f})")
         if m.scale == "fame":
             head += "; the final fame lost decides the label"
-    return (f"{head} (played to the end by the {ev.policy} bot in the same {ev.worlds} "
-            f"sampled worlds, {m.options} answers). Rule {m.rule}: {rule}")
+    who = (f"by the {ev.policy} bot" if " " not in ev.policy else f"with {ev.policy},")
+    return (f"{head} (played to the end {who} in the same {ev.worlds} sampled worlds, "
+            f"{m.options} answers). Rule {m.rule}: {rule}")
 
 
 def curve_summary(review: Review) -> str:
@@ -648,7 +686,8 @@ def review_text(game: Game, seat: int, mistakes: Sequence[Mistake], top: int = T
 
 
 __all__ = ["BLUNDER", "FAME_BLUNDER", "FAME_INACCURACY", "FAME_LABELS", "FAME_MISTAKE",
-           "INACCURACY", "LABELS", "MISTAKE", "REVIEW_WORLDS", "SATURATED", "Check", "CurvePoint",
-           "Mistake", "Review", "answer_words", "check_label", "curve_summary", "drop_on",
-           "judge", "label_count", "label_for", "measure_pair", "measure_plans", "outcome_varies",
-           "review_game", "review_text", "saturated", "settled_words", "why_text"]
+           "INACCURACY", "LABELS", "MISTAKE", "PLAN_BOTS", "QUICK_BOTS", "REVIEW_WORLDS",
+           "SATURATED", "STAND_IN", "Check", "CurvePoint", "Mistake", "Review", "answer_words",
+           "check_label", "curve_summary", "drop_on", "judge", "label_count", "label_for",
+           "lineup_options", "measure_pair", "measure_plans", "outcome_varies", "review_game",
+           "review_text", "saturated", "settled_words", "why_text"]

@@ -206,7 +206,7 @@ class ReviewPanel:
     def __init__(self, stepper: Any, review_fn: ReviewFn | None = None, *,
                  background: bool = True, options: Mapping[str, Any] | None = None) -> None:
         self.stepper = stepper
-        self.review_fn: ReviewFn = review_fn or _default_review
+        self.review_fn: ReviewFn = review_fn or self._lineup_review
         self.background = background
         self.options: dict[str, Any] = dict(options or {})
         self.review: Any = None
@@ -263,6 +263,24 @@ class ReviewPanel:
         self.widget.add_class("review-panel")
 
     # ------------------------------------------------------------------ running
+    def bots(self) -> list[str | None]:
+        """The stepper's players as bot names (``None`` for a person or a bot given as
+        code): the review plays the game out with them (:func:`lineup_options`)."""
+        specs = getattr(self.stepper, "specs", ())
+        return [s if isinstance(s, str) and s != "human" else None for s in specs]
+
+    def _lineup_review(self, game: Game, seat: int,
+                       progress: Callable[[int, int], None] | None,
+                       options: Mapping[str, Any]) -> Any:
+        """The default review: the game played out as it was played (each rival by its own
+        bot, the seat by merchant or its own quick bot, flags redeemed by the other
+        heuristic bots' plans), ``options`` overriding any of it."""
+        from musici.analysis.review import lineup_options
+
+        bots = self.bots()
+        base = lineup_options(bots, seat) if len(bots) == game.n else {}
+        return _default_review(game, seat, progress, {**base, **options})
+
     def start(self, seat: int, game: Game | None = None) -> None:
         """Review ``seat`` in ``game`` (default: the whole line shown, to its newest step),
         in a thread when ``background``; the result is shown when it is ready."""
