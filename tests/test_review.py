@@ -150,7 +150,7 @@ def test_a_ruined_seat_is_settled_where_its_answers_stop_mattering(ruined) -> No
     assert review.live == sum(1 for m in by_step if m.live) < len(by_step)
     words = R.settled_words(review)
     assert (f"month {first.month} (step {first.step})" in words
-            and f"last {len(tail)} decisions" in words
+            and f"last {len(tail)} reviewed decisions" in words
             and f"step {before[-1].step} (month {before[-1].month}" in words), words
     assert "Settled from" in R.review_text(game, 0, review)
 
@@ -164,6 +164,11 @@ def test_a_seat_whose_last_decision_mattered_is_not_settled(ruined) -> None:
     open_end = dataclasses.replace(
         review, decisions=tuple(m for m in review if m.step < first.step))
     assert open_end.settled_from is None and R.settled_words(open_end) == ""
+    one_dead = dataclasses.replace(
+        review, decisions=tuple(m for m in review if m.step <= first.step))
+    assert one_dead.settled_from == first
+    assert "the seat's last reviewed decision did not change its win share" in (
+        R.settled_words(one_dead))
     assert "Settled" not in R.review_text(game, 0, open_end)
 
 

@@ -643,11 +643,11 @@ def settled_words(review: Review) -> str:
         last = (f"; the last decision that still mattered was step {m.step} (month "
                 f"{m.month}, {m.kind.replace('_', ' ')}"
                 + (f", {m.label}" if m.label else "") + ")")
-    return (f"settled from {where} on: "
-            + ("none" if dead > 1 else "no")
-            + f" of the seat's last {dead} decision{'s' if dead > 1 else ''} changed its win "
-            f"share or final fame in any sampled world ({outcome} whatever it answered), so "
-            f"nothing from there can be labelled{last}")
+    which = (f"none of the seat's last {dead} reviewed decisions changed" if dead > 1 else
+             "the seat's last reviewed decision did not change")
+    return (f"settled from {where} on: {which} its win share or final fame in any sampled "
+            f"world ({outcome} whatever it answered), so nothing from there can be "
+            f"labelled{last}")
 
 
 def _counts(review: Review) -> str:
