@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from musici.analysis import review as R
 from musici.analysis.evaluation import Evaluation, OptionValue
@@ -221,3 +223,33 @@ def test_lineup_options_play_the_game_out_as_it_was_played() -> None:
     assert opts["plan_names"] == ["seat 0 continued by merchant", "seat 0 continued by collector"]
     with pytest.raises(ValueError, match="no seat 3 among 3 bots"):
         R.lineup_options(["greedy"] * 3, 3)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10_000), players=st.sampled_from([3, 4]),
+       bots=st.lists(st.sampled_from(["random", "greedy", "merchant"]), min_size=4,
+                     max_size=4))
+def test_settled_and_live_agree_with_the_worlds_in_generated_games(seed, players,
+                                                                   bots) -> None:
+    """Over generated short games: a labelled decision is live; every decision from
+    ``settled_from`` on had one outcome per world whatever was answered, and the one before
+    it did not (else ``settled_from`` is None and the last reviewed decision is live)."""
+    from musici.strategies.registry import make_strategy
+
+    game = Game(players, seed, rules=RuleSet.from_options({"RULING-MONTHS": 3}))
+    game.play([make_strategy(b) for b in bots[:players]])
+    review = R.review_game(game, 0, worlds=2, min_worlds=2)
+    by_step = sorted(review, key=lambda m: m.step)
+
+    def varies(m: R.Mistake) -> bool:
+        ev = m.screen or m.estimates
+        return len({(ev.wins[a], ev.fames[a]) for a in ev.wins}) > 1
+
+    assert all(m.live == varies(m) for m in by_step)
+    assert all(m.live for m in review.flagged)
+    first = review.settled_from
+    if first is None:
+        assert not by_step or by_step[-1].live
+    else:
+        k = by_step.index(first)
+        assert not any(m.live for m in by_step[k:]) and (k == 0 or by_step[k - 1].live)
