@@ -191,10 +191,17 @@ def check_review(page: Any, voila: Voila) -> None:
         while slider_step(page) != flag_step and time.monotonic() < deadline:
             time.sleep(0.2)
         assert slider_step(page) == flag_step, (slider_step(page), flag_step)
-    # back to the played line through the menu, unless a flag's "go to step" already
-    # showed the reviewed, played line and the menu hid (one line left), then "end"
+        # "go to step" shows the reviewed, played line: the menu selects it, or hides when
+        # the retry line, still empty, is dropped (one line left). Either comes a round
+        # trip after the slider moved: wait for it, never act on a menu about to hide.
+        page.wait_for_function(
+            "sel => { const s = document.querySelector(sel);"
+            " return !s || s.offsetParent === null || s.selectedIndex === 0; }",
+            arg=LINES, timeout=ROUND_TRIP * 1000)
+    # back to the played line through the menu if another line is shown, then "end"
     # follows its record to the end
-    if page.locator(LINES).is_visible():
+    if page.locator(LINES).evaluate(
+            "s => s.offsetParent !== null && s.selectedIndex !== 0"):
         page.locator(LINES).select_option(index=0)
         page.wait_for_function("sel => document.querySelector(sel).selectedIndex === 0",
                                arg=LINES)
