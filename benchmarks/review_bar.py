@@ -57,8 +57,14 @@ RIVALS = ("impresario", "merchant", "collector")
 
 
 def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
-        check_worlds: int, plans: str = "none") -> dict[str, Any]:
-    from musici.analysis.review import SEVERITY, check_label, lineup_options, review_game
+        check_worlds: int, plans: str = "none", deep: bool = False) -> dict[str, Any]:
+    from musici.analysis.review import (
+        SEVERITY,
+        check_label,
+        deep_check,
+        lineup_options,
+        review_game,
+    )
     from musici.engine import Game
     from musici.strategies.registry import make_strategy
 
@@ -76,6 +82,9 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
         options.pop("plans"), options.pop("plan_names")
     review = review_game(game, 0, worlds=worlds, min_worlds=screen, **options,
                          best_plans=plans == "both")
+    before_deep = (review.count("mistake"), review.count("blunder"))
+    if deep:  # each mistake and blunder judged again with ismcts among the plans
+        review = deep_check(game, 0, review, worlds=worlds, min_worlds=screen, **options)
     t2 = time.perf_counter()
     flagged = sorted(review.flagged, key=lambda m: m.step)
     rng = random.Random(f"review-bar-check:{arm}:{seed}")
@@ -99,6 +108,7 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
     results = game.results or {}
     live = [m for m in review if m.live]
     return {"arm": arm, "seed": seed, "seat_policy": policy_name.split(",")[0].split()[-1], "plans": plans,
+            "deep": deep, "before_deep": before_deep,
             # the labels the screen's line-up alone gives (today's review, same run)
             "old_mistakes": sum(m.unredeemed == "mistake" for m in review),
             "old_blunders": sum(m.unredeemed == "blunder" for m in review),
@@ -321,6 +331,10 @@ def main() -> None:
     ap.add_argument("--plans", choices=("none", "answer", "both"), default="none",
                     help="redeem flags with other plans for seat 0 (review.measure_plans): "
                          "for the answer given, or for both answers")
+    ap.add_argument("--deep", action="store_true",
+                    help="with --plans: judge each mistake and blunder again with ismcts among "
+                         "the plans, both answers credited (review.deep_check; 20-150 s of "
+                         "CPU a flag); the counts before it are kept as before_deep")
     ap.add_argument("--relabel", type=Path, default=None,
                     help="with --table: a probe_ismcts_plan.py output whose labels replace "
                          "the flagged pairs' (ismcts among the plans)")
@@ -346,7 +360,7 @@ def main() -> None:
             if (arm, seed) not in have]
     with ProcessPoolExecutor(args.jobs) as pool, args.out.open("a") as out:
         futures = [pool.submit(one, arm, seed, args.worlds, args.screen, args.checks,
-                               args.check_worlds, args.plans) for arm, seed in todo]
+                               args.check_worlds, args.plans, args.deep) for arm, seed in todo]
         for f in futures:
             row = f.result()
             done.append(row)

@@ -68,3 +68,18 @@ def test_review_plays_the_game_out_with_the_line_up_named(capsys, tmp_path):
     assert main(["review", str(save), "--lineup", "human,genius,greedy"]) == 2
     err = capsys.readouterr().err
     assert "unknown bot(s) 'genius'" in err and "expected 'human' or one of" in err
+
+
+def test_review_deep_judges_the_flags_again_and_refuses_an_unknown_bot(capsys, tmp_path):
+    save = tmp_path / "game.json"
+    assert main(["play", "--players", "random,greedy,greedy,greedy", "--seed", "1",
+                 "--months", "3", "--save", str(save)]) == 0
+    capsys.readouterr()
+    assert main(["review", str(save), "--worlds", "4", "--top", "3"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["review", str(save), "--worlds", "4", "--top", "3", "--deep", "merchant"]) == 0
+    deep = capsys.readouterr().out
+    # the first line counts the labels: the deep check clears some of them (seed 1)
+    assert plain.splitlines()[0] != deep.splitlines()[0], (plain, deep)
+    assert main(["review", str(save), "--deep", "genius"]) == 2
+    assert "--deep: unknown bot 'genius'" in capsys.readouterr().err

@@ -3,6 +3,7 @@ played answer re-evaluated in the same worlds, and the learner's case of the iss
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -253,3 +254,35 @@ def test_settled_and_live_agree_with_the_worlds_in_generated_games(seed, players
     else:
         k = by_step.index(first)
         assert not any(m.live for m in by_step[k:]) and (k == 0 or by_step[k - 1].live)
+
+
+def test_deep_check_only_softens_the_mistakes_and_blunders_it_judges_again() -> None:
+    """deep_check: each mistake and blunder judged again in the same worlds with one more
+    plan (here merchant continuing the seat, cheap), both answers credited; other
+    decisions untouched; a label never rises; a softened decision is exactly what
+    review_game gives with that plan and best_plans at that step."""
+    from musici.strategies.greedy import greedy_strategy
+    from musici.strategies.registry import make_strategy
+
+    game = Game(4, 1, rules=RuleSet.from_options({"RULING-MONTHS": 3}))
+    game.play([make_strategy(n) for n in ("random", "greedy", "greedy", "greedy")])
+    review = R.review_game(game, 0, worlds=4, min_worlds=2)
+    deep = R.deep_check(game, 0, review, bot="merchant", worlds=4, min_worlds=2)
+    before = {m.step: m for m in review}
+    after = {m.step: m for m in deep}
+    assert before.keys() == after.keys() and len(deep.curve) == len(review.curve)
+    judged = {s for s, m in before.items() if m.label in ("mistake", "blunder")}
+    softened = {s for s in judged if after[s] is not before[s]}
+    assert softened and all(after[s] is before[s] for s in before.keys() - judged)
+    assert all(R.SEVERITY[after[s].label] <= R.SEVERITY[before[s].label] for s in before)
+    deep_line = [make_strategy("merchant")] + [greedy_strategy] * 3
+    for s in softened:
+        alone = R.review_game(game, 0, worlds=4, min_worlds=2, steps={s}, plans=[deep_line],
+                              plan_names=["seat 0 continued by merchant"], best_plans=True)
+        assert (alone[0].label, alone[0].drop, alone[0].plan) == (
+            after[s].label, after[s].drop, after[s].plan)
+        assert R.SEVERITY[after[s].label] < R.SEVERITY[before[s].label]
+    assert deep.errors < review.errors
+    quiet = dataclasses.replace(review, decisions=tuple(
+        m for m in review if m.label not in ("mistake", "blunder")))
+    assert R.deep_check(game, 0, quiet, bot="merchant", worlds=4, min_worlds=2) is quiet

@@ -31,6 +31,11 @@ def add_commands(sub: Any) -> None:
                              "the game is then played out as it was played (each rival by its "
                              "own bot, a person or a search bot stood in for by merchant; "
                              "musici.analysis.review.lineup_options); default greedy for all")
+    review.add_argument("--deep", nargs="?", const="ismcts", default=None, metavar="BOT",
+                        help="judge each mistake and blunder again with BOT (default ismcts, "
+                             "the strongest) continuing the seat as one more plan, both "
+                             "answers credited; a flag stays only if no plan redeems it "
+                             "(20-150 s of CPU a flag with ismcts)")
     review.set_defaults(run=_review)
 
 
@@ -58,6 +63,15 @@ def _review(args: argparse.Namespace) -> int:
                              f"expected 'human' or one of {', '.join(known)}")
         options = lineup_options([None if n == "human" else n for n in names], args.seat)
     review = review_game(game, args.seat, worlds=args.worlds, **options)
+    if args.deep:
+        from musici.analysis.review import deep_check
+        from musici.strategies.registry import available_strategies
+
+        if args.deep not in available_strategies():
+            raise ValueError(f"--deep: unknown bot {args.deep!r}; expected one of "
+                             f"{', '.join(available_strategies())}")
+        review = deep_check(game, args.seat, review, bot=args.deep, worlds=args.worlds,
+                            **options)
     print(review_text(game, args.seat, review, top=args.top), file=sys.stdout)
     return 0
 
