@@ -378,3 +378,36 @@ def test_next_and_previous_flagged_decision(stepper: GameStepper) -> None:
     panel.prev_flag.click()
     assert stepper.history.pos == steps[-2]
     assert panel.tools.layout.display == "flex" and not panel.next_flag.disabled
+
+
+def test_the_deep_check_box_judges_the_flags_again(stepper: GameStepper, monkeypatch) -> None:
+    """The panel's deep box: the line-up review is handed to review.deep_check with the
+    same options (the line-up, its plans, the worlds) and what it returns is shown;
+    options["deep"] names the bot, the ticked box asks for ismcts."""
+    from musici.analysis import review as R
+
+    panel = stepper.review_panel
+    assert not panel.deep.value  # off by default: minutes, not seconds
+    opts = {"worlds": 4, "min_worlds": 2}
+    asked: list[tuple[str, Any, dict]] = []
+
+    def deep_check(game, seat, review, bot, **kw):
+        asked.append((bot, review, kw))
+        return dataclasses.replace(review, decisions=review.decisions[:1])
+
+    monkeypatch.setattr(R, "deep_check", deep_check)
+    panel.options = {**opts, "deep": "merchant"}
+    stepper.review(SEAT)
+    (bot, plain, kw), = asked
+    assert bot == "merchant" and panel.review.decisions == plain.decisions[:1]
+    expected = review_game(stepper.game, SEAT, **opts, **lineup_options(BOTS, SEAT))
+    assert [(m.step, m.label) for m in plain] == [(m.step, m.label) for m in expected]
+    assert kw["worlds"] == 4 and kw["policy_name"] == lineup_options(BOTS, SEAT)["policy_name"]
+    assert kw["plan_names"] == lineup_options(BOTS, SEAT)["plan_names"] and "deep" not in kw
+    panel.options = opts
+    panel.deep.value = True
+    stepper.review(SEAT)
+    assert [a[0] for a in asked] == ["merchant", R.DEEP_BOT]
+    panel.deep.value = False
+    stepper.review(SEAT)
+    assert len(asked) == 2  # unticked: no deep check

@@ -258,8 +258,13 @@ class ReviewPanel:
         self.next_flag.on_click(lambda _b: self.to_flag(+1))
         self.tools = widgets.HBox([self.prev_flag, self.next_flag, self.retry_shown],
                                   layout=widgets.Layout(display="none"))
-        self.widget = widgets.VBox([self.summary, self.progress, self.graph, self.tools,
-                                    self.rows])
+        self.deep = widgets.Checkbox(
+            value=False, indent=False, layout=widgets.Layout(width="auto"),
+            description="deep check: judge each mistake again with ismcts playing on "
+                        "(slower: minutes)")
+        self.deep.add_class("review-deep")
+        self.widget = widgets.VBox([self.deep, self.summary, self.progress, self.graph,
+                                    self.tools, self.rows])
         self.widget.add_class("review-panel")
 
     # ------------------------------------------------------------------ running
@@ -274,12 +279,21 @@ class ReviewPanel:
                        options: Mapping[str, Any]) -> Any:
         """The default review: the game played out as it was played (each rival by its own
         bot, the seat by merchant or its own quick bot, flags redeemed by the other
-        heuristic bots' plans), ``options`` overriding any of it."""
-        from musici.analysis.review import lineup_options
+        heuristic bots' plans), ``options`` overriding any of it; with the deep box ticked
+        (or ``options["deep"]``: True or a bot's name) each mistake and blunder judged
+        again with ismcts playing on (:func:`~musici.analysis.review.deep_check`)."""
+        from musici.analysis.review import DEEP_BOT, deep_check, lineup_options
 
         bots = self.bots()
         base = lineup_options(bots, seat) if len(bots) == game.n else {}
-        return _default_review(game, seat, progress, {**base, **options})
+        merged = {**base, **options}
+        deep = merged.pop("deep", self.deep.value)  # True, or a bot's name
+        review = _default_review(game, seat, progress, merged)
+        if not deep:
+            return review
+        merged.pop("progress", None)
+        return deep_check(game, seat, review, bot=DEEP_BOT if deep is True else str(deep),
+                          progress=progress, **merged)
 
     def start(self, seat: int, game: Game | None = None) -> None:
         """Review ``seat`` in ``game`` (default: the whole line shown, to its newest step),
