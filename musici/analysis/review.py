@@ -46,6 +46,15 @@ continuing bot's no longer looks bad; plans only clear labels, never add one. Me
 without plans / answer credited / both credited): ismcts 2.25 / 0.25 / 0.50, impresario
 4.25 / 1.50 / 2.75, random 2.50 / 1.25 / 1.50.
 
+*Deep check* (:func:`deep_check`): each mistake and blunder judged again in the same
+worlds with the strongest bot, ismcts, continuing the seat as one more plan, both answers
+credited; it only softens or clears. On the review bar's 20 games per arm it brought
+mistakes+blunders per game to random 1.10, impresario 0.40, ismcts 0.15 (from 1.60 / 3.40 /
+0.90): impresario's flags were mostly its own weak follow-up, not the answer.
+:func:`lineup_options` builds the line-up and plans of a game whose bots are known (the
+review tab, ``musici review --lineup``); ``Review.settled_from`` says from where nothing the
+seat answered changed its result.
+
 A decision whose interval does not clear a threshold is not labelled (it may still have
 cost something; more worlds would tell). ``curve`` is the seat's estimated win share after
 each reviewed decision (the played answer's estimate), for an evaluation graph.

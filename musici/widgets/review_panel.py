@@ -260,8 +260,8 @@ class ReviewPanel:
                                   layout=widgets.Layout(display="none"))
         self.deep = widgets.Checkbox(
             value=False, indent=False, layout=widgets.Layout(width="auto"),
-            description="deep check: judge each mistake again with ismcts playing on "
-                        "(slower: minutes)")
+            description="deep check: judge each mistake and blunder again with ismcts "
+                        "playing on (slower: minutes)")
         self.deep.add_class("review-deep")
         self.widget = widgets.VBox([self.deep, self.summary, self.progress, self.graph,
                                     self.tools, self.rows])
