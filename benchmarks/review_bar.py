@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -208,9 +209,13 @@ def _paired_rates(by: dict[tuple[str, int], dict[str, Any]]) -> list[str]:
                    f"seeds: {m:+.2f} ({lo:+.2f} to {hi:+.2f}, 95 %): {word}")
     for name, stat in (("per game", per_game), ("per 100 live decisions", rate)):
         def ratio(ss: list[int], stat: Any = stat) -> float:
-            den = stat("ismcts")(ss)
-            return stat("random")(ss) / den if den else float("inf")
-        m, lo, hi = boot(ratio)
+            num, den = stat("random")(ss), stat("ismcts")(ss)
+            return num / den if den else float("inf") if num else float("nan")
+        m, lo, hi = boot(ratio)  # nan (no flags in either arm) sorts anywhere: refuse it
+        if any(math.isnan(x) for x in (m, lo, hi)):
+            out.append(f"random / ismcts {name}: no flags in either arm in some resamples: "
+                       f"too close to call (bar: >= 5)")
+            continue
         word = ("at least 5x" if lo >= 5 else "below 5x" if hi < 5 else "too close to call")
         out.append(f"random / ismcts {name}: {m:.1f}x ({lo:.1f} to {hi:.1f}, 95 % paired "
                    f"bootstrap): {word} (bar: >= 5)")
@@ -351,6 +356,9 @@ def main() -> None:
                   f"({n - k} not probed keep their label)")
         print(table(done))
         return
+    if args.deep and args.plans == "none":
+        raise SystemExit("--deep judges the flags the plans left again: give --plans answer "
+                         "(or both)")
     arms = [a for a in args.arms.split(",") if a]
     if not set(arms) <= set(ARMS):
         raise SystemExit(f"--arms: choose from {', '.join(ARMS)}")

@@ -155,7 +155,7 @@ def test_a_ruined_seat_is_settled_where_its_answers_stop_mattering(ruined) -> No
     assert (f"month {first.month} (step {first.step})" in words
             and f"last {len(tail)} reviewed decisions" in words
             and f"step {before[-1].step} (month {before[-1].month}" in words), words
-    assert "Settled from" in R.review_text(game, 0, review)
+    assert "Out of the seat's hands from" in R.review_text(game, 0, review)
 
 
 def test_a_seat_whose_last_decision_mattered_is_not_settled(ruined) -> None:
@@ -172,7 +172,7 @@ def test_a_seat_whose_last_decision_mattered_is_not_settled(ruined) -> None:
     assert one_dead.settled_from == first
     assert "the seat's last reviewed decision did not change its win share" in (
         R.settled_words(one_dead))
-    assert "Settled" not in R.review_text(game, 0, open_end)
+    assert "Out of the seat's hands" not in R.review_text(game, 0, open_end)
 
 
 def test_the_review_tab_says_where_the_game_was_settled(ruined) -> None:
@@ -195,7 +195,8 @@ def test_the_review_tab_says_where_the_game_was_settled(ruined) -> None:
     stepper.review_panel.show(dataclasses.replace(
         review, decisions=tuple(m for m in review if m.step < step)), stepper.game, 0)
     assert "review-settled" not in panel.summary.value and not panel.figure.layout.shapes
-    assert f"(step {step})" in review_html(game, 0, review)
+    html = review_html(game, 0, review)
+    assert "review-settled" in html and f"from month {review.settled_from.month} (step {step})" in html
 
 
 def test_lineup_options_play_the_game_out_as_it_was_played() -> None:
@@ -283,6 +284,8 @@ def test_deep_check_only_softens_the_mistakes_and_blunders_it_judges_again() -> 
             after[s].label, after[s].drop, after[s].plan)
         assert R.SEVERITY[after[s].label] < R.SEVERITY[before[s].label]
     assert deep.errors < review.errors
+    with pytest.raises(ValueError, match="the review is of seat 0, not seat 1"):
+        R.deep_check(game, 1, review, bot="merchant", worlds=4, min_worlds=2)
     quiet = dataclasses.replace(review, decisions=tuple(
         m for m in review if m.label not in ("mistake", "blunder")))
     assert R.deep_check(game, 0, quiet, bot="merchant", worlds=4, min_worlds=2) is quiet

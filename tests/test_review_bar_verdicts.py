@@ -73,3 +73,11 @@ def test_relabel_applies_a_probes_labels_and_counts_follow() -> None:
              {"arm": "ismcts", "seed": 2, "step": 9, "new": None}]  # another game
     assert bar.relabel(rows, probe) == (1, 2)
     assert (rows[0]["mistakes"], rows[0]["blunders"], rows[0]["inaccuracies"]) == (0, 1, 1)
+
+
+def test_no_flags_in_either_arm_is_no_ratio() -> None:
+    bar = _bar()
+    rows = [_row(arm, s, 0) for arm in ("random", "heuristic", "ismcts") for s in (1, 2, 3)]
+    ratios = [line for line in bar.verdicts(rows) if line.startswith("random / ismcts")]
+    assert len(ratios) == 2 and all(line.endswith("too close to call (bar: >= 5)")
+                                    and "at least 5x" not in line for line in ratios)

@@ -411,3 +411,20 @@ def test_the_deep_check_box_judges_the_flags_again(stepper: GameStepper, monkeyp
     panel.deep.value = False
     stepper.review(SEAT)
     assert len(asked) == 2  # unticked: no deep check
+
+
+def test_options_naming_the_play_out_take_it_over_whole(stepper: GameStepper) -> None:
+    """review_panel.options with policies (or plans) replace the line-up, never half of
+    it: no line-up name on other bots' play-outs, no line-up plans beside them."""
+    from musici.strategies.greedy import greedy_strategy
+
+    panel = stepper.review_panel
+    steps = set(seat_steps(stepper)[:3])
+    panel.options = {"worlds": 2, "min_worlds": 2, "steps": steps,
+                     "policies": [greedy_strategy] * 4}
+    stepper.review(SEAT)
+    assert panel.review is not None and len(panel.review) == len(steps)
+    assert {m.estimates.policy.split(";")[0] for m in panel.review} == {"per-seat bots"}
+    panel.options = {"worlds": 2, "min_worlds": 2, "steps": steps, "plans": []}
+    stepper.review(SEAT)  # no plans at all: it used to fail on the line-up's plan_names
+    assert panel.review is not None and not any(m.plan for m in panel.review)

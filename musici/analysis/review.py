@@ -571,6 +571,8 @@ def deep_check(game: Game, seat: int, review: Review, *, bot: str = DEEP_BOT,
     from musici.analysis.evaluation import _policy
     from musici.strategies.registry import make_strategy
 
+    if seat != review.seat:
+        raise ValueError(f"deep_check: the review is of seat {review.seat}, not seat {seat}")
     steps = {m.step for m in review if m.label in ("mistake", "blunder")}
     if not steps:
         return review
@@ -584,13 +586,23 @@ def deep_check(game: Game, seat: int, review: Review, *, bot: str = DEEP_BOT,
                                        "plans": plans,
                                        "plan_names": [*names, f"seat {seat} continued by {bot}"],
                                        "best_plans": True})
-    redone = {m.step: m for m in again if SEVERITY[m.label] < SEVERITY[
-        next(o.label for o in review if o.step == m.step)]}
+    first = {m.step: m for m in review}
+    # only the same comparison may soften a label: the same best answer and the same label
+    # before plans (else the options differ from the review's: refused, not mixed)
+    for m in again:
+        o = first[m.step]
+        if (m.best, m.unredeemed) != (o.best, o.unredeemed):
+            raise ValueError(
+                f"deep_check: step {m.step} measured another comparison than the review's "
+                f"({answer_words(game, m.best)} / {m.unredeemed} against "
+                f"{answer_words(game, o.best)} / {o.unredeemed}): pass the options the "
+                f"review was made with")
+    redone = {m.step: m for m in again if SEVERITY[m.label] < SEVERITY[first[m.step].label]}
     decisions = [redone.get(m.step, m) for m in review]
     ranked = sorted(decisions, key=lambda m: (-SEVERITY[m.label], -m.drop, -m.fame_drop, m.step))
-    points = {p.step: p for p in again.curve if p.step in redone}
-    curve = tuple(points.get(p.step, p) for p in review.curve)
-    return Review(review.seat, review.seed, tuple(ranked), curve, review.worlds, review.how)
+    # the curve stays the review's: its points are all the line-up's own play-outs
+    return Review(review.seat, review.seed, tuple(ranked), review.curve, review.worlds,
+                  review.how)
 
 
 @dataclass(frozen=True, slots=True)
@@ -675,8 +687,9 @@ def curve_summary(review: Review) -> str:
 
 
 def settled_words(review: Review) -> str:
-    """Where the seat's game was settled, in words ("" when its last decision still
-    mattered): why a seat that ruined itself early shows few labels after that."""
+    """From where the seat's result was out of its hands, in words ("" when its last
+    reviewed decision still mattered): why a seat that ruined itself early shows few
+    labels after that."""
     first = review.settled_from
     if first is None:
         return ""
@@ -694,9 +707,11 @@ def settled_words(review: Review) -> str:
                 + (f", {m.label}" if m.label else "") + ")")
     which = (f"none of the seat's last {dead} reviewed decisions changed" if dead > 1 else
              "the seat's last reviewed decision did not change")
-    return (f"settled from {where} on: {which} its win share or final fame in any sampled "
-            f"world ({outcome} whatever it answered), so nothing from there can be "
-            f"labelled{last}")
+    # "out of the seat's hands", not "decided": the result may still be open (a win share
+    # of 75 % whatever it answers: the rivals and the deal decide the rest)
+    return (f"out of the seat's hands from {where} on: {which} its win share or final fame "
+            f"in any sampled world ({outcome} whichever screened answer it gave), so "
+            f"nothing from there can be labelled{last}")
 
 
 def _counts(review: Review) -> str:

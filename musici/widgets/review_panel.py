@@ -285,7 +285,9 @@ class ReviewPanel:
         from musici.analysis.review import DEEP_BOT, deep_check, lineup_options
 
         bots = self.bots()
-        base = lineup_options(bots, seat) if len(bots) == game.n else {}
+        # options naming any of the play-out take it over whole: never half a line-up
+        own = options.keys() & {"policies", "policy_name", "plans", "plan_names"}
+        base = lineup_options(bots, seat) if len(bots) == game.n and not own else {}
         merged = {**base, **options}
         deep = merged.pop("deep", self.deep.value)  # True, or a bot's name
         review = _default_review(game, seat, progress, merged)
@@ -350,7 +352,7 @@ class ReviewPanel:
         self.line = self.stepper.history.current if line is None else line
         self.points, self.flags = review_points(review), flagged(review)
         self.settled_step, settled = self._settled(review)
-        head, _, rest = settled.partition(" on:")  # "settled from month M (step K)", the why
+        head, _, rest = settled.partition(" on:")  # "out of the seat's hands from month M (step K)", the why
         settled_html = (f"<div class='review-settled' style='margin-top:3px'><b>"
                         f"{escape(head[:1].upper() + head[1:])} on:</b>{escape(rest)}.</div>"
                         if settled else "")
@@ -418,7 +420,7 @@ class ReviewPanel:
             # the settled stretch greyed: no answer there changed the result (review.settled_from)
             figure.add_vrect(x0=self.settled_step - 0.5, x1=pts[-1].step + 0.5, line_width=0,
                              fillcolor="#777", opacity=0.13, layer="below",
-                             annotation_text="settled: no answer changed the result",
+                             annotation_text="out of the seat's hands: no answer changed the result",
                              annotation_position="top left",
                              annotation_font={"size": 11, "color": "#555"})
         figure.update_layout(height=280, width=None, autosize=True,
