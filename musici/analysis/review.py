@@ -430,7 +430,9 @@ def measure_plans(view: PlayerView, decision: Decision, best: Answer, chosen: An
         f = {a: fames[ks[a]][a] for a in (best, chosen)}
         ev = _evaluation(pair.seat, decision, (best, chosen), (best, chosen), w, f, n,
                          pair.policy + (f"; the answer given by its best plan "
-                                        f"({names[ks[chosen]]})" if ks[chosen] else ""),
+                                        f"({names[ks[chosen]]})" if ks[chosen] else "")
+                         + (f"; the better answer by its best plan ({names[ks[best]]})"
+                            if ks[best] else ""),
                          pair.margin)
         scale, label = judge(ev, best, chosen)
         return ev, scale, label, ks[chosen], ks[best]
