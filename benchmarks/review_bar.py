@@ -65,6 +65,7 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
         deep_check,
         lineup_options,
         review_game,
+        seat_play_out,
     )
     from musici.engine import Game
     from musici.strategies.registry import make_strategy
@@ -108,7 +109,7 @@ def one(arm: str, seed: int, worlds: int, screen: int, checks: int,
              for m in sorted(review, key=lambda m: m.step) if m.best != m.chosen]
     results = game.results or {}
     live = [m for m in review if m.live]
-    return {"arm": arm, "seed": seed, "seat_policy": policy_name.split(",")[0].split()[-1], "plans": plans,
+    return {"arm": arm, "seed": seed, "seat_policy": seat_play_out(ARMS[arm]), "plans": plans,
             "deep": deep, "before_deep": before_deep,
             # the labels the screen's line-up alone gives (today's review, same run)
             "old_mistakes": sum(m.unredeemed == "mistake" for m in review),

@@ -223,6 +223,8 @@ def test_lineup_options_play_the_game_out_as_it_was_played() -> None:
     opts = R.lineup_options(["impresario", "random", "merchant"], 0)
     assert opts["policy_name"] == "seat 0 continued by impresario, the others by their own bots"
     assert opts["plan_names"] == ["seat 0 continued by merchant", "seat 0 continued by collector"]
+    assert [R.seat_play_out(b) for b in ("random", "impresario", "ismcts", None)] == [
+        "merchant", "impresario", "merchant", "merchant"]
     with pytest.raises(ValueError, match="no seat 3 among 3 bots"):
         R.lineup_options(["greedy"] * 3, 3)
 

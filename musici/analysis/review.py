@@ -314,6 +314,12 @@ STAND_IN: Final = "merchant"
 PLAN_BOTS: Final = ("impresario", "merchant", "collector")
 
 
+def seat_play_out(bot: str | None) -> str:
+    """The bot that continues the reviewed seat after each answer: its own when it is a
+    quick bot other than random (no plan to continue), else ``STAND_IN``."""
+    return bot if bot in QUICK_BOTS and bot != "random" else STAND_IN
+
+
 def lineup_options(bots: Sequence[str | None], seat: int) -> dict[str, Any]:
     """:func:`review_game` keyword arguments for a game whose seats were played by ``bots``
     (registered names; ``None`` for a person or an unknown player) reviewed for ``seat``:
@@ -326,8 +332,7 @@ def lineup_options(bots: Sequence[str | None], seat: int) -> dict[str, Any]:
     if not 0 <= seat < len(bots):
         raise ValueError(f"no seat {seat} among {len(bots)} bots")
     names = [b if b in QUICK_BOTS else STAND_IN for b in bots]
-    if names[seat] == "random":
-        names[seat] = STAND_IN
+    names[seat] = seat_play_out(bots[seat])
     stood_in = [f"seat {s}'s {bots[s] or 'player'} by {n}" for s, n in enumerate(names)
                 if s != seat and n != bots[s]]
     others = "the others by their own bots" + (f" ({', '.join(stood_in)} standing in)"
@@ -447,6 +452,12 @@ def measure_plans(view: PlayerView, decision: Decision, best: Answer, chosen: An
     return ev, scale, label, names[kc], names[kb]
 
 
+def _costliest_first(decisions: Sequence[Mistake]) -> tuple[Mistake, ...]:
+    """A review's order: the most severe label first, then the larger drops, then by step."""
+    return tuple(sorted(decisions,
+                        key=lambda m: (-SEVERITY[m.label], -m.drop, -m.fame_drop, m.step)))
+
+
 def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
                 min_worlds: int = REVIEW_MIN_WORLDS, kinds: Sequence[str] | None = None,
                 steps: Container[int] | None = None,
@@ -551,8 +562,7 @@ def review_game(game: Game, seat: int, *, worlds: int = REVIEW_WORLDS,
         if progress is not None:
             progress(step + 1, total)
         replay.answer(answer)
-    ranked = sorted(out, key=lambda m: (-SEVERITY[m.label], -m.drop, -m.fame_drop, m.step))
-    return Review(seat, game.seed, tuple(ranked), tuple(curve), worlds)
+    return Review(seat, game.seed, _costliest_first(out), tuple(curve), worlds)
 
 
 DEEP_BOT: Final = "ismcts"  # the strongest bot: the deep check's further plan
@@ -601,10 +611,9 @@ def deep_check(game: Game, seat: int, review: Review, *, bot: str = DEEP_BOT,
                 f"review was made with")
     redone = {m.step: m for m in again if SEVERITY[m.label] < SEVERITY[first[m.step].label]}
     decisions = [redone.get(m.step, m) for m in review]
-    ranked = sorted(decisions, key=lambda m: (-SEVERITY[m.label], -m.drop, -m.fame_drop, m.step))
     # the curve stays the review's: its points are all the line-up's own play-outs
-    return Review(review.seat, review.seed, tuple(ranked), review.curve, review.worlds,
-                  review.how)
+    return Review(review.seat, review.seed, _costliest_first(decisions), review.curve,
+                  review.worlds, review.how)
 
 
 @dataclass(frozen=True, slots=True)
@@ -756,4 +765,4 @@ __all__ = ["BLUNDER", "DEEP_BOT", "FAME_BLUNDER", "FAME_INACCURACY", "FAME_LABEL
            "SATURATED", "STAND_IN", "Check", "CurvePoint", "Mistake", "Review", "answer_words",
            "check_label", "curve_summary", "deep_check", "drop_on", "judge", "label_count", "label_for",
            "lineup_options", "measure_pair", "measure_plans", "outcome_varies", "review_game",
-           "review_text", "saturated", "settled_words", "why_text"]
+           "review_text", "saturated", "seat_play_out", "settled_words", "why_text"]

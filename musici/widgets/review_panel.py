@@ -258,10 +258,12 @@ class ReviewPanel:
         self.next_flag.on_click(lambda _b: self.to_flag(+1))
         self.tools = widgets.HBox([self.prev_flag, self.next_flag, self.retry_shown],
                                   layout=widgets.Layout(display="none"))
+        from musici.analysis.review import DEEP_BOT
+
         self.deep = widgets.Checkbox(
             value=False, indent=False, layout=widgets.Layout(width="auto"),
-            description="deep check: judge each mistake and blunder again with ismcts "
-                        "playing on (slower: minutes)")
+            description=f"deep check: judge each mistake and blunder again with {DEEP_BOT} "
+                        f"playing on (slower: minutes)")
         self.deep.add_class("review-deep")
         self.widget = widgets.VBox([self.deep, self.summary, self.progress, self.graph,
                                     self.tools, self.rows])
